@@ -1,0 +1,1 @@
+"""The ``heurist`` command. Each module here with a ``register(subparsers)`` adds subcommands."""

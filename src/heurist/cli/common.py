@@ -1,0 +1,137 @@
+"""Options, output and exit statuses shared by the subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from heurist.errors import InputError
+from heurist.search import ALGORITHMS, Limits, SearchResult, Status, search
+from heurist.search.heuristics import HeuristicRegistry
+
+EXIT_SOLVED = 0
+EXIT_UNSOLVABLE = 1
+EXIT_INPUT_ERROR = 2
+EXIT_LIMIT = 3
+
+EXIT_STATUS_HELP = """exit status:
+  0  solved (or the command succeeded)
+  1  the instance is unsolvable: the whole reachable space was searched
+  2  bad input: a malformed file or option (one line on stderr says where)
+  3  a limit (--max-expansions, --time-limit, --memory-limit) ended the search"""
+
+EXIT_BY_STATUS = {
+    Status.SOLVED: EXIT_SOLVED,
+    Status.UNSOLVABLE: EXIT_UNSOLVABLE,
+    Status.LIMIT_REACHED: EXIT_LIMIT,
+}
+
+
+def add_search_arguments(
+    parser: argparse.ArgumentParser, heuristics: HeuristicRegistry, default_heuristic: str
+) -> None:
+    """--algo, --heuristic, --weight and the limits."""
+    group = parser.add_argument_group("search")
+    group.add_argument(
+        "--algo",
+        "-a",
+        choices=list(ALGORITHMS),
+        default="astar",
+        help="search algorithm (default: %(default)s)",
+    )
+    names = ", ".join(heuristics.names())
+    group.add_argument(
+        "--heuristic",
+        "-H",
+        default=default_heuristic,
+        metavar="NAME",
+        help=f"one of: {names}; or FILE.py:FUNCTION or MODULE:FUNCTION (default: %(default)s)",
+    )
+    group.add_argument(
+        "--weight", "-w", type=float, default=2.0, help="weight of wastar's h (default: %(default)s)"
+    )
+    add_limit_arguments(parser)
+
+
+def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("limits (reaching one ends the search cleanly, exit status 3)")
+    group.add_argument("--max-expansions", type=_positive_int, metavar="N", help="stop after N expansions")
+    group.add_argument("--time-limit", type=_positive_float, metavar="SECONDS", help="stop after this long")
+    group.add_argument(
+        "--memory-limit", type=_positive_float, metavar="MIB", help="stop when the process uses this much memory"
+    )
+
+
+def limits_from(args: argparse.Namespace) -> Limits:
+    return Limits(
+        max_expansions=args.max_expansions, time_limit=args.time_limit, memory_limit=args.memory_limit
+    )
+
+
+def run_search(problem: Any, args: argparse.Namespace, heuristics: HeuristicRegistry) -> SearchResult:
+    heuristic = heuristics.resolve(args.heuristic)
+    if args.weight < 1:
+        raise InputError("must be at least 1", "--weight")
+    return search(problem, args.algo, heuristic, weight=args.weight, limits=limits_from(args))
+
+
+def format_statistics(result: SearchResult) -> str:
+    stats = result.statistics
+    lines = [f"status: {result.status.value}" + (f" ({result.limit} limit)" if result.limit else "")]
+    if result.solved:
+        lines += [f"cost: {result.cost}", f"plan_length: {result.plan_length}"]
+    h0 = stats.initial_h_value
+    lines += [
+        f"algorithm: {result.algorithm}",
+        f"expansions: {stats.expansions}",
+        f"generated: {stats.generated}",
+        f"evaluated: {stats.evaluated}",
+        f"reopened: {stats.reopened}",
+        f"max_frontier: {stats.max_frontier}",
+        f"expansions_until_last_jump: {stats.expansions_until_last_jump}",
+        f"initial_h_value: {'-' if h0 is None else h0}",
+        f"search_time: {stats.search_time:.4f}s",
+        f"total_time: {stats.total_time:.4f}s",
+        f"memory: {stats.memory} KiB",
+    ]
+    return "\n".join(lines)
+
+
+def result_as_json(result: SearchResult, plan: list[dict[str, Any]], **extra: Any) -> str:
+    document = {**extra, **result.summary(), "plan": plan, "statistics": result.statistics.as_dict()}
+    return json.dumps(document, indent=2, default=str)
+
+
+def write_atomically(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that readers never see a half-written file."""
+    path = Path(path)
+    directory = path.parent if str(path.parent) else Path(".")
+    try:
+        handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as error:
+        raise InputError(f"cannot write: {error.strerror}", path) from None
+    try:
+        with os.fdopen(handle, "w", newline="") as stream:
+            stream.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be a positive whole number")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be positive")
+    return value

@@ -1,0 +1,66 @@
+"""``heurist solve DOMAIN FILE``: solve one instance and print the plan and statistics."""
+
+from __future__ import annotations
+
+import argparse
+
+from heurist.cli.common import (
+    EXIT_BY_STATUS,
+    EXIT_STATUS_HELP,
+    add_search_arguments,
+    format_statistics,
+    result_as_json,
+    run_search,
+)
+from heurist.domains import Domain, all_domains
+
+ORDER = 10
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "solve",
+        help="solve one puzzle instance and print the plan and statistics",
+        description="Solve one instance of a domain; print the plan as boards, then the statistics.",
+    )
+    domains = parser.add_subparsers(dest="domain", metavar="DOMAIN", required=True)
+    for domain in all_domains():
+        examples = "\n".join(f"  {line}" for line in domain.examples)
+        sub = domains.add_parser(
+            domain.name,
+            help=domain.summary,
+            description=domain.summary,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+            epilog=(f"examples:\n{examples}\n\n" if examples else "") + EXIT_STATUS_HELP,
+        )
+        sub.add_argument("file", metavar="FILE", help="instance file")
+        domain.add_arguments(sub)
+        add_search_arguments(sub, domain.heuristics, domain.default_heuristic)
+        sub.add_argument(
+            "--format", choices=["text", "json"], default="text", help="output format (default: text)"
+        )
+        sub.add_argument("--quiet", "-q", action="store_true", help="print the statistics only")
+        sub.set_defaults(handler=lambda args, domain=domain: solve(domain, args))
+
+
+def solve(domain: Domain, args: argparse.Namespace) -> int:
+    problem = domain.load(args.file, args)
+    heuristics = getattr(problem, "heuristics", domain.heuristics)
+    result = run_search(problem, args, heuristics)
+    if args.format == "json":
+        plan = [
+            {"step": i + 1, "action": domain.format_action(problem, action)}
+            for i, action in enumerate(result.actions)
+        ]
+        print(result_as_json(result, plan, domain=domain.name, instance=str(args.file), heuristic=args.heuristic))
+        return EXIT_BY_STATUS[result.status]
+    if result.solved and not args.quiet:
+        for step, state in enumerate(result.states):
+            if step == 0:
+                print("start:")
+            else:
+                print(f"move {step}: {domain.format_action(problem, result.actions[step - 1])}")
+            print(domain.format_state(problem, state))
+            print()
+    print(format_statistics(result))
+    return EXIT_BY_STATUS[result.status]

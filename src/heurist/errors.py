@@ -1,0 +1,52 @@
+"""Exceptions shared by every part of heurist.
+
+Every problem with user input is raised as :class:`InputError`, which the
+command line turns into one line ``FILE:LINE: problem`` and exit status 2.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class HeuristError(Exception):
+    """Base class of heurist's own exceptions."""
+
+
+class InputError(HeuristError, ValueError):
+    """Malformed user input: a puzzle file, a solution file or an option.
+
+    ``source`` names the file (or option) and ``line`` the 1-based line number
+    when one applies, so the message can point at the exact place.
+    """
+
+    def __init__(self, message: str, source: str | Path | None = None, line: int | None = None):
+        self.message = message
+        self.source = None if source is None else str(source)
+        self.line = line
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = ""
+        if self.source is not None:
+            where = self.source if self.line is None else f"{self.source}:{self.line}"
+            where += ": "
+        return f"{where}{self.message}"
+
+
+def read_text(path: str | Path) -> str:
+    """Read a text file, turning every OS-level failure into an :class:`InputError`."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError("no such file", path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, not a file", path) from None
+    except OSError as error:
+        raise InputError(f"cannot read: {error.strerror}", path) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise InputError("not a UTF-8 text file", path, line) from None

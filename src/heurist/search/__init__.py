@@ -1,0 +1,93 @@
+"""Domain-independent search: algorithms, limits, statistics and heuristic lookup.
+
+Every algorithm has the signature ``algorithm(problem, heuristic, *, limits=None)``
+and returns a :class:`SearchResult`. :func:`search` picks one by name::
+
+    from heurist.search import search
+    result = search(problem, "astar", heuristic=my_h)
+    print(result.cost, result.statistics.expansions)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from heurist.search.best_first import (
+    astar_search,
+    best_first_search,
+    greedy_search,
+    uniform_cost_search,
+    weighted_astar_search,
+    zero_heuristic,
+)
+from heurist.search.heuristics import HeuristicRegistry, load_user_heuristic, prepare_heuristic
+from heurist.search.idastar import iterative_deepening_astar_search
+from heurist.search.limits import Limits
+from heurist.search.problem import Heuristic, Problem
+from heurist.search.statistics import SearchResult, Statistics, Status
+from heurist.search.uninformed import breadth_first_search, depth_first_search
+
+ALGORITHMS: dict[str, Callable[..., SearchResult]] = {
+    "bfs": breadth_first_search,
+    "dfs": depth_first_search,
+    "ucs": uniform_cost_search,
+    "astar": astar_search,
+    "wastar": weighted_astar_search,
+    "greedy": greedy_search,
+    "idastar": iterative_deepening_astar_search,
+}
+"""Algorithms by their command-line names."""
+
+OPTIMAL_ALGORITHMS = {"bfs", "ucs", "astar", "idastar"}
+"""Optimal with an admissible heuristic (bfs: optimal in the number of actions)."""
+
+
+def search(
+    problem: Problem,
+    algorithm: str = "astar",
+    heuristic: Heuristic = zero_heuristic,
+    *,
+    weight: float = 2.0,
+    limits: Limits | None = None,
+) -> SearchResult:
+    """Prepare the heuristic, run ``algorithm`` by name and return its result.
+
+    ``statistics.total_time`` includes the heuristic's preparation (pattern
+    databases, say); ``statistics.search_time`` does not.
+    """
+    try:
+        run = ALGORITHMS[algorithm]
+    except KeyError:
+        raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}") from None
+    setup = prepare_heuristic(heuristic, problem)
+    options = {"limits": limits}
+    if algorithm == "wastar":
+        options["weight"] = weight
+    result = run(problem, heuristic, **options)
+    result.statistics.total_time = setup + result.statistics.search_time
+    return result
+
+
+__all__ = [
+    "ALGORITHMS",
+    "OPTIMAL_ALGORITHMS",
+    "Heuristic",
+    "HeuristicRegistry",
+    "Limits",
+    "Problem",
+    "SearchResult",
+    "Statistics",
+    "Status",
+    "astar_search",
+    "best_first_search",
+    "breadth_first_search",
+    "depth_first_search",
+    "greedy_search",
+    "iterative_deepening_astar_search",
+    "load_user_heuristic",
+    "prepare_heuristic",
+    "search",
+    "uniform_cost_search",
+    "weighted_astar_search",
+    "zero_heuristic",
+]

@@ -1,0 +1,118 @@
+"""Heuristics by name: a registry per domain, plus user heuristics loaded from files or modules.
+
+A heuristic is a plain function ``h(state, problem) -> number``. Domains
+register theirs::
+
+    HEURISTICS = HeuristicRegistry("klotski")
+
+    @HEURISTICS.register("manhattan")
+    def manhattan(state, problem): ...
+
+and users name one of their own as ``path/to/file.py:function`` or
+``package.module:function``; :meth:`HeuristicRegistry.resolve` accepts both.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from heurist.errors import InputError
+from heurist.search.problem import Heuristic
+
+
+class HeuristicRegistry:
+    """The named heuristics of one domain, with optional aliases."""
+
+    def __init__(self, domain: str):
+        self.domain = domain
+        self._by_name: dict[str, Heuristic] = {}
+        self._aliases: dict[str, str] = {}
+
+    def register(self, name: str, *, aliases: tuple[str, ...] = ()) -> Callable[[Heuristic], Heuristic]:
+        def decorator(function: Heuristic) -> Heuristic:
+            if name in self._by_name or name in self._aliases:
+                raise ValueError(f"heuristic {name!r} registered twice for {self.domain}")
+            self._by_name[name] = function
+            function.heuristic_name = name  # type: ignore[attr-defined]
+            for alias in aliases:
+                self._aliases[alias] = name
+            return function
+
+        return decorator
+
+    def names(self) -> list[str]:
+        return list(self._by_name)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._by_name or name in self._aliases
+
+    def __getitem__(self, name: str) -> Heuristic:
+        return self._by_name[self._aliases.get(name, name)]
+
+    def describe(self) -> list[tuple[str, str]]:
+        """(name, first docstring line) for each heuristic, for help texts."""
+        return [
+            (name, (inspect.getdoc(fn) or "").splitlines()[0] if inspect.getdoc(fn) else "")
+            for name, fn in self._by_name.items()
+        ]
+
+    def resolve(self, spec: str) -> Heuristic:
+        """A registered name (or alias), or a user heuristic ``file.py:function`` / ``module:function``."""
+        if spec in self:
+            return self[spec]
+        if ":" in spec:
+            return load_user_heuristic(spec)
+        known = ", ".join(self.names())
+        raise InputError(
+            f"unknown heuristic {spec!r} for {self.domain}; choose one of {known}, "
+            "or give path/to/file.py:function or package.module:function",
+            "--heuristic",
+        )
+
+
+def load_user_heuristic(spec: str) -> Heuristic:
+    """Load ``path/to/file.py:function`` or ``package.module:function``."""
+    target, _, name = spec.rpartition(":")
+    if not target or not name:
+        raise InputError(f"expected FILE.py:FUNCTION or MODULE:FUNCTION, got {spec!r}", "--heuristic")
+    path = Path(target)
+    if target.endswith(".py") or path.exists():
+        if not path.is_file():
+            raise InputError("no such heuristic file", target)
+        module_name = f"heurist_user_{path.stem}_{abs(hash(path.resolve()))}"
+        module_spec = importlib.util.spec_from_file_location(module_name, path)
+        if module_spec is None or module_spec.loader is None:
+            raise InputError("cannot load as a Python module", target)
+        module = importlib.util.module_from_spec(module_spec)
+        sys.modules[module_name] = module
+        try:
+            module_spec.loader.exec_module(module)
+        except SyntaxError as error:
+            raise InputError(f"syntax error: {error.msg}", target, error.lineno) from None
+        except Exception as error:  # the user's module failed while importing
+            raise InputError(f"importing failed: {type(error).__name__}: {error}", target) from None
+    else:
+        try:
+            module = importlib.import_module(target)
+        except ImportError as error:
+            raise InputError(f"cannot import module {target!r}: {error}", "--heuristic") from None
+    function = getattr(module, name, None)
+    if not callable(function):
+        raise InputError(f"no function named {name!r}", target)
+    return function
+
+
+def prepare_heuristic(heuristic: Heuristic, problem: object) -> float:
+    """Run the heuristic's optional ``prepare(problem)`` hook; return the seconds it took."""
+    prepare = getattr(heuristic, "prepare", None)
+    if prepare is None:
+        return 0.0
+    started = time.perf_counter()
+    prepare(problem)
+    return time.perf_counter() - started

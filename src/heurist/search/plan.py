@@ -1,0 +1,59 @@
+"""Turning parent pointers into a plan, and finishing a result. Shared by every algorithm."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+from heurist.search.limits import LimitWatch, peak_rss_kib
+from heurist.search.statistics import SearchResult, Statistics, Status
+
+ParentMap = dict[Hashable, "tuple[Hashable, Any, float] | None"]
+
+
+def extract_plan(parents: ParentMap, goal: Hashable) -> tuple[list[Any], list[Hashable], float]:
+    """Follow ``parents`` back from ``goal``: returns (actions, states, cost).
+
+    ``parents[s]`` is ``(previous_state, action, step_cost)`` or ``None`` for the start.
+    """
+    actions: list[Any] = []
+    states: list[Hashable] = [goal]
+    cost = 0.0
+    link = parents[goal]
+    while link is not None:
+        previous, action, step = link
+        actions.append(action)
+        states.append(previous)
+        cost += step
+        link = parents[previous]
+    actions.reverse()
+    states.reverse()
+    return actions, states, cost
+
+
+def finish(
+    algorithm: str,
+    status: Status,
+    statistics: Statistics,
+    watch: LimitWatch,
+    *,
+    actions: list[Any] | None = None,
+    states: list[Hashable] | None = None,
+    cost: float | None = None,
+    limit: str | None = None,
+) -> SearchResult:
+    """Stamp time and memory on the statistics and build the result."""
+    statistics.search_time = watch.elapsed()
+    statistics.total_time = max(statistics.total_time, statistics.search_time)
+    statistics.memory = peak_rss_kib()
+    if cost is not None and float(cost).is_integer():
+        cost = int(cost)
+    return SearchResult(
+        status=status,
+        algorithm=algorithm,
+        actions=actions or [],
+        states=states or [],
+        cost=cost,
+        statistics=statistics,
+        limit=limit,
+    )

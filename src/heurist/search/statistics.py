@@ -1,0 +1,84 @@
+"""Search outcomes and statistics, named as Fast Downward and Downward Lab name them.
+
+* ``expansions``: nodes taken from the frontier and expanded; the goal node counts.
+* ``generated``: successors created, duplicates included.
+* ``evaluated``: distinct states whose heuristic value was computed.
+* ``evaluations``: heuristic calls (IDA* re-evaluates states, so this can exceed ``evaluated``).
+* ``reopened``: closed states put back on the frontier after a cheaper path was found.
+* ``dead_ends``: states pruned because the heuristic returned infinity.
+* ``max_frontier``: the largest number of states waiting on the frontier at once.
+* ``expansions_until_last_jump``: expansions before the last f-layer began (best-first searches).
+* ``search_time``: seconds spent searching; ``total_time`` adds heuristic preparation.
+* ``memory``: peak resident memory of the process in KiB.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+class Status(str, enum.Enum):
+    """How a search ended."""
+
+    SOLVED = "solved"
+    UNSOLVABLE = "unsolvable"  # the reachable space was exhausted without a goal
+    LIMIT_REACHED = "limit reached"  # a time, expansion or memory limit stopped the search
+
+
+@dataclass
+class Statistics:
+    expansions: int = 0
+    generated: int = 0
+    evaluated: int = 0
+    evaluations: int = 0
+    reopened: int = 0
+    dead_ends: int = 0
+    max_frontier: int = 0
+    expansions_until_last_jump: int = 0
+    initial_h_value: float | None = None
+    search_time: float = 0.0
+    total_time: float = 0.0
+    memory: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class SearchResult:
+    """The outcome of one search: status, plan and statistics.
+
+    ``states`` holds the states along the plan, the initial state first, so
+    ``len(states) == len(actions) + 1`` for a solved search.
+    """
+
+    status: Status
+    algorithm: str
+    actions: list[Any] = field(default_factory=list)
+    states: list[Any] = field(default_factory=list)
+    cost: float | None = None
+    statistics: Statistics = field(default_factory=Statistics)
+    limit: str | None = None  # which limit ended the search, if any
+
+    @property
+    def solved(self) -> bool:
+        return self.status is Status.SOLVED
+
+    @property
+    def plan_length(self) -> int | None:
+        return len(self.actions) if self.solved else None
+
+    def summary(self) -> dict[str, Any]:
+        """A flat dictionary with Lab attribute names, ready for JSON or CSV."""
+        row: dict[str, Any] = {
+            "algorithm": self.algorithm,
+            "status": self.status.value,
+            "limit": self.limit,
+            "coverage": int(self.solved),
+            "cost": self.cost,
+            "plan_length": self.plan_length,
+        }
+        row.update(self.statistics.as_dict())
+        return row
