@@ -1,7 +1,7 @@
 """One best-first loop serving uniform-cost search, A*, weighted A* and greedy search.
 
-The algorithms differ only in the evaluation function ``f(g, h)`` that orders
-the frontier and in whether closed states may be reopened (after
+The algorithms differ only in the evaluation function f = a*g + b*h that
+orders the frontier and in whether closed states may be reopened (after
 aima-python's ``best_first_graph_search(problem, f)`` and pyperplan's
 ``search/a_star.py``).
 
@@ -18,15 +18,12 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Callable
 from itertools import count
 
 from heurist.search.limits import Limits, LimitWatch
 from heurist.search.plan import extract_plan, finish
 from heurist.search.problem import Heuristic, Problem
 from heurist.search.statistics import SearchResult, Statistics, Status
-
-Evaluation = Callable[[float, float], float]
 
 
 def zero_heuristic(state: object, problem: object) -> float:
@@ -36,55 +33,62 @@ def zero_heuristic(state: object, problem: object) -> float:
 
 def best_first_search(
     problem: Problem,
-    f: Evaluation,
     heuristic: Heuristic = zero_heuristic,
     *,
+    g_weight: float = 1,
+    h_weight: float = 1,
     reopen_closed: bool = True,
     limits: Limits | None = None,
     algorithm: str = "best-first",
 ) -> SearchResult:
-    """Expand states in order of ``f(g, h)``; test for the goal when a state is expanded."""
+    """Expand states in order of f = g_weight * g + h_weight * h; test for the goal on expansion.
+
+    ``(1, 0)`` is uniform-cost search, ``(1, 1)`` A*, ``(1, w)`` weighted A*
+    and ``(0, 1)`` greedy search.
+    """
     stats = Statistics()
     watch = LimitWatch(limits)
+    check_limits = watch.active
     successors = problem.successors
     is_goal = problem.is_goal
 
     start = problem.initial_state
     h_start = heuristic(start, problem)
-    stats.evaluated = stats.evaluations = 1
     stats.initial_h_value = h_start
     if h_start == math.inf:
-        stats.dead_ends = 1
+        stats.evaluated = stats.evaluations = stats.dead_ends = 1
         return finish(algorithm, Status.UNSOLVABLE, stats, watch)
 
-    h_value = {start: h_start}
-    best_g = {start: 0}
-    parents: dict = {start: None}
+    # state -> (best g so far, h, parent state, action, step cost)
+    record: dict = {start: (0, h_start, None, None, 0)}
     closed: set = set()
     tie = count()
-    frontier = [(f(0, h_start), h_start, next(tie), 0, start)]
+    f_start = h_weight * h_start
+    frontier = [(f_start, h_start, next(tie), 0, start)]
     open_size = max_open = 1
     expansions = generated = reopened = dead_ends = 0
-    layer = frontier[0][0]
+    layer = f_start
     until_last_jump = 0
+    push, pop = heapq.heappush, heapq.heappop
 
     def stop(status: Status, limit: str | None = None, goal=None) -> SearchResult:
         stats.expansions, stats.generated, stats.reopened = expansions, generated, reopened
         stats.dead_ends, stats.max_frontier = dead_ends, max_open
-        stats.evaluated = stats.evaluations = len(h_value)
+        stats.evaluated = stats.evaluations = len(record)
         stats.expansions_until_last_jump = until_last_jump
         if goal is None:
             return finish(algorithm, status, stats, watch, limit=limit)
-        actions, states, cost = extract_plan(parents, goal)
+        actions, states, cost = extract_plan(record, goal, offset=2)
         return finish(algorithm, status, stats, watch, actions=actions, states=states, cost=cost)
 
     while frontier:
-        key, h, _, g, state = heapq.heappop(frontier)
-        if g > best_g[state] or state in closed:
-            continue  # outdated entry, or already expanded without reopening
-        limit = watch.exceeded(expansions)
-        if limit:
-            return stop(Status.LIMIT_REACHED, limit)
+        key, h, _, g, state = pop(frontier)
+        if g > record[state][0]:
+            continue  # outdated entry: a cheaper path to this state was found later
+        if check_limits:
+            limit = watch.exceeded(expansions)
+            if limit:
+                return stop(Status.LIMIT_REACHED, limit)
         open_size -= 1
         closed.add(state)
         if key > layer:
@@ -96,29 +100,26 @@ def best_first_search(
         for action, child, step in successors(state):
             generated += 1
             child_g = g + step
-            known_g = best_g.get(child)
-            if known_g is not None:
-                if child_g >= known_g:
+            known = record.get(child)
+            if known is None:
+                child_h = heuristic(child, problem)
+                if child_h == math.inf:
+                    dead_ends += 1
+                    record[child] = (-math.inf, child_h, state, action, step)
                     continue
+                open_size += 1
+            elif child_g >= known[0]:
+                continue
+            else:
+                child_h = known[1]
                 if child in closed:
                     if not reopen_closed:
                         continue
                     closed.discard(child)
                     reopened += 1
                     open_size += 1
-                child_h = h_value[child]
-            else:
-                child_h = heuristic(child, problem)
-                h_value[child] = child_h
-                if child_h == math.inf:
-                    dead_ends += 1
-                    best_g[child] = child_g
-                    closed.add(child)
-                    continue
-                open_size += 1
-            best_g[child] = child_g
-            parents[child] = (state, action, step)
-            heapq.heappush(frontier, (f(child_g, child_h), child_h, next(tie), child_g, child))
+            record[child] = (child_g, child_h, state, action, step)
+            push(frontier, (g_weight * child_g + h_weight * child_h, child_h, next(tie), child_g, child))
         if open_size > max_open:
             max_open = open_size
     return stop(Status.UNSOLVABLE)
@@ -126,12 +127,12 @@ def best_first_search(
 
 def uniform_cost_search(problem: Problem, heuristic: Heuristic = zero_heuristic, **options) -> SearchResult:
     """Dijkstra's algorithm: order by path cost g alone (the heuristic is ignored)."""
-    return best_first_search(problem, lambda g, h: g, zero_heuristic, algorithm="ucs", **options)
+    return best_first_search(problem, zero_heuristic, g_weight=1, h_weight=0, algorithm="ucs", **options)
 
 
 def astar_search(problem: Problem, heuristic: Heuristic = zero_heuristic, **options) -> SearchResult:
     """A*: f = g + h. Optimal with any admissible heuristic, since closed states are reopened."""
-    return best_first_search(problem, lambda g, h: g + h, heuristic, algorithm="astar", **options)
+    return best_first_search(problem, heuristic, algorithm="astar", **options)
 
 
 def weighted_astar_search(
@@ -140,12 +141,10 @@ def weighted_astar_search(
     """Weighted A*: f = g + w*h. With an admissible h the cost is at most w times optimal."""
     if weight < 1:
         raise ValueError("the weight of weighted A* must be at least 1")
-    return best_first_search(
-        problem, lambda g, h: g + weight * h, heuristic, algorithm="wastar", **options
-    )
+    return best_first_search(problem, heuristic, h_weight=weight, algorithm="wastar", **options)
 
 
 def greedy_search(problem: Problem, heuristic: Heuristic = zero_heuristic, **options) -> SearchResult:
     """Greedy best-first search: f = h, closed states never reopened. Fast, not optimal."""
     options.setdefault("reopen_closed", False)
-    return best_first_search(problem, lambda g, h: h, heuristic, algorithm="greedy", **options)
+    return best_first_search(problem, heuristic, g_weight=0, algorithm="greedy", **options)

@@ -8,24 +8,27 @@ from typing import Any
 from heurist.search.limits import LimitWatch, peak_rss_kib
 from heurist.search.statistics import SearchResult, Statistics, Status
 
-ParentMap = dict[Hashable, "tuple[Hashable, Any, float] | None"]
 
+def extract_plan(
+    parents: dict, goal: Hashable, offset: int = 0
+) -> tuple[list[Any], list[Hashable], float]:
+    """Follow parent links back from ``goal``: returns (actions, states, cost).
 
-def extract_plan(parents: ParentMap, goal: Hashable) -> tuple[list[Any], list[Hashable], float]:
-    """Follow ``parents`` back from ``goal``: returns (actions, states, cost).
-
-    ``parents[s]`` is ``(previous_state, action, step_cost)`` or ``None`` for the start.
+    ``parents[s][offset:offset + 3]`` is ``(previous_state, action, step_cost)``,
+    with ``previous_state`` None for the initial state.
     """
     actions: list[Any] = []
     states: list[Hashable] = [goal]
     cost = 0.0
-    link = parents[goal]
-    while link is not None:
-        previous, action, step = link
+    state = goal
+    while True:
+        previous, action, step = parents[state][offset : offset + 3]
+        if previous is None:
+            break
         actions.append(action)
         states.append(previous)
         cost += step
-        link = parents[previous]
+        state = previous
     actions.reverse()
     states.reverse()
     return actions, states, cost

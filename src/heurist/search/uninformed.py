@@ -25,7 +25,7 @@ def breadth_first_search(
     stats = Statistics()
     watch = LimitWatch(limits)
     start = problem.initial_state
-    parents: dict = {start: None}
+    parents: dict = {start: (None, None, 0)}
 
     def stop(status: Status, limit: str | None = None, goal=None) -> SearchResult:
         stats.max_frontier = max(stats.max_frontier, len(frontier))
@@ -69,7 +69,7 @@ def depth_first_search(
     watch = LimitWatch(limits)
     start = problem.initial_state
     parents: dict = {}
-    stack: list = [(start, None)]
+    stack: list = [(start, (None, None, 0))]
     successors, is_goal = problem.successors, problem.is_goal
 
     def stop(status: Status, limit: str | None = None, goal=None) -> SearchResult:

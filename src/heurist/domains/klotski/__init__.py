@@ -1,0 +1,87 @@
+"""Klotski / Hua Rong Dao: sliding blocks of four shapes on a rectangular board.
+
+* :mod:`.board` -- bitboard geometry, packed states and move generation;
+* :mod:`.formats` -- the CSC384 V1/V2/V3 file formats;
+* :mod:`.problem` -- :class:`KlotskiProblem` (goal and move metric);
+* :mod:`.heuristics` -- the registered heuristics;
+* :mod:`.generate` -- random solvable layouts.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from heurist.domains import Domain
+from heurist.domains.klotski.board import DIRECTION_NAME, DIRECTIONS, SHAPE_NAME, Geometry
+from heurist.domains.klotski.formats import Puzzle, format_board, read_puzzle
+from heurist.domains.klotski.generate import generated_files
+from heurist.domains.klotski.heuristics import HEURISTICS
+from heurist.domains.klotski.problem import METRICS, KlotskiProblem
+
+
+def load(path: str | Path, options: argparse.Namespace | None = None) -> KlotskiProblem:
+    """Read a puzzle file (any CSC384 variant) as a problem under ``options.metric``."""
+    metric = getattr(options, "metric", "step") if options is not None else "step"
+    return problem_from_puzzle(read_puzzle(path), metric)
+
+
+def problem_from_puzzle(puzzle: Puzzle, metric: str = "step") -> KlotskiProblem:
+    return KlotskiProblem(puzzle.geometry, puzzle.start, puzzle.goal, metric, name=puzzle.source)
+
+
+def format_state(problem: KlotskiProblem, state: int) -> str:
+    return format_board(problem.geometry, state)
+
+
+def describe_move(geometry: Geometry, action: tuple[int, int, int]) -> str:
+    """E.g. ``2x2 at (0,1) down`` for one-cell steps, ``... to (3,1)`` for longer moves."""
+    shape, source, target = action
+    r, c = geometry.row_col(source)
+    tr, tc = geometry.row_col(target)
+    for direction, (dr, dc) in DIRECTIONS.items():
+        if (tr - r, tc - c) == (dr, dc):
+            return f"{SHAPE_NAME[shape]} at ({r},{c}) {DIRECTION_NAME[direction]}"
+    return f"{SHAPE_NAME[shape]} at ({r},{c}) to ({tr},{tc})"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--metric",
+        choices=list(METRICS),
+        default="step",
+        help="what one move is: "
+        + "; ".join(f"{name}: {text}" for name, text in METRICS.items())
+        + " (default: step)",
+    )
+
+
+def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--steps", type=int, default=500, help="length of the random walk from a goal layout (default: 500)"
+    )
+
+
+def generate(options: argparse.Namespace):
+    return generated_files(options.seed, options.count, options.steps)
+
+
+DOMAIN = Domain(
+    name="klotski",
+    summary="Klotski / Hua Rong Dao sliding-block puzzles (CSC384 formats V1, V2, V3)",
+    heuristics=HEURISTICS,
+    default_heuristic="pdb",
+    load=load,
+    format_state=format_state,
+    format_action=lambda problem, action: describe_move(problem.geometry, action),
+    add_arguments=add_arguments,
+    add_generate_arguments=add_generate_arguments,
+    generate=generate,
+    examples=[
+        "heurist solve klotski data/hrd/w23_s24_char/testhrd_hard1.txt",
+        "heurist solve klotski puzzle.txt --algo astar --heuristic manhattan --metric slide",
+        "heurist solve klotski puzzle.txt --heuristic my_heuristics.py:h --format json",
+    ],
+)
+
+__all__ = ["DOMAIN", "HEURISTICS", "KlotskiProblem", "load", "problem_from_puzzle"]

@@ -1,0 +1,242 @@
+"""Reading and writing the three CSC384 Hua Rong Dao formats.
+
+* **V1** (numeric, Fall 2022): input digits ``0`` empty, ``1`` the 2x2 piece,
+  ``2``-``6`` one 1x2 piece each (orientation from the neighbouring digit),
+  ``7`` a 1x1 piece. Output: ``Cost of the solution: N``, then every state in
+  the output digits ``0`` empty, ``1`` 2x2, ``2`` horizontal, ``3`` vertical,
+  ``4`` 1x1, each state followed by an empty line.
+* **V2** (characters, 2023-2024): ``.`` empty, ``1`` 2x2, ``2`` 1x1,
+  ``<`` ``>`` horizontal, ``^`` ``v`` vertical. Output: the states, each
+  followed by an empty line.
+* **V3** (goal boards, 2024-2025): V2 characters; the start board, a blank
+  line, then the goal board. Output as V2, or ``No solution``.
+
+Readers accept CRLF line endings and trailing blank lines; every problem is
+reported as an :class:`~heurist.errors.InputError` naming the line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from heurist.domains.klotski.board import BIG, HORIZONTAL, SINGLE, VERTICAL, Geometry, iter_bits
+from heurist.errors import InputError, read_text
+
+V1, V2, V3 = "v1", "v2", "v3"
+
+CHARS = {".": None, "1": BIG, "2": SINGLE, "<": HORIZONTAL, ">": HORIZONTAL, "^": VERTICAL, "v": VERTICAL}
+V1_OUTPUT_DIGITS = {BIG: "1", HORIZONTAL: "2", VERTICAL: "3", SINGLE: "4"}
+V2_SHAPE_CHARS = {BIG: ("1", "1", "1", "1"), VERTICAL: ("^", "v"), HORIZONTAL: ("<", ">"), SINGLE: ("2",)}
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A parsed instance: the board size, the start state and, for V3, the goal state."""
+
+    geometry: Geometry
+    start: int
+    goal: int | None
+    variant: str
+    source: str = "<string>"
+
+
+@dataclass(frozen=True)
+class _Row:
+    text: str
+    line: int  # 1-based line number in the file
+
+
+def read_puzzle(path: str | Path) -> Puzzle:
+    """Read a puzzle file of any variant, detecting which from its content."""
+    return parse_puzzle(read_text(path), str(path))
+
+
+def parse_puzzle(text: str, source: str = "<string>") -> Puzzle:
+    blocks = _blocks(text, source)
+    if not blocks:
+        raise InputError("empty file: expected a board", source, 1)
+    if len(blocks) > 2:
+        raise InputError(
+            "more than two boards: expected a start board, optionally a blank line and a goal board",
+            source,
+            blocks[2][0].line,
+        )
+    numeric = _looks_numeric(blocks[0])
+    if numeric and len(blocks) == 2:
+        raise InputError("a goal board is only allowed in the character format", source, blocks[1][0].line)
+    notation = "v1-input" if numeric else "chars"
+    geometry, start = parse_board(blocks[0], notation, source)
+    if len(blocks) == 1:
+        return Puzzle(geometry, start, None, V1 if numeric else V2, source)
+    goal_geometry, goal = parse_board(blocks[1], "chars", source)
+    if goal_geometry != geometry:
+        raise InputError(
+            f"the goal board is {goal_geometry.width}x{goal_geometry.height}, "
+            f"the start board {geometry.width}x{geometry.height}",
+            source,
+            blocks[1][0].line,
+        )
+    return Puzzle(geometry, start, goal, V3, source)
+
+
+def _blocks(text: str, source: str) -> list[list[_Row]]:
+    """Split the text into boards separated by blank lines, keeping line numbers."""
+    blocks: list[list[_Row]] = []
+    current: list[_Row] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip("\r")
+        if line.strip() == "":
+            if current:
+                blocks.append(current)
+                current = []
+            continue
+        if line != line.strip():
+            raise InputError("unexpected spaces around the row", source, number)
+        current.append(_Row(line, number))
+    if current:
+        blocks.append(current)
+    return blocks
+
+
+def _looks_numeric(rows: list[_Row]) -> bool:
+    chars = set("".join(row.text for row in rows))
+    return bool(chars & set("034567"))
+
+
+def parse_board(rows: list[_Row] | list[str], notation: str, source: str = "<string>") -> tuple[Geometry, int]:
+    """Parse one board in ``notation`` (``v1-input``, ``v1-output`` or ``chars``)."""
+    rows = [row if isinstance(row, _Row) else _Row(row, i + 1) for i, row in enumerate(rows)]
+    width = len(rows[0].text)
+    for row in rows:
+        if len(row.text) != width:
+            raise InputError(f"ragged board: this row has {len(row.text)} cells, the first has {width}", source, row.line)
+    geometry = Geometry(width, len(rows))
+    grid = [row.text for row in rows]
+    kinds = _cell_kinds(rows, notation, source)
+    masks = {BIG: 0, VERTICAL: 0, HORIZONTAL: 0, SINGLE: 0}
+    taken = [[False] * width for _ in rows]
+
+    def fail(message: str, r: int, c: int) -> None:
+        raise InputError(f"{message} (column {c + 1})", source, rows[r].line)
+
+    def claim(shape: int, r: int, c: int, cells: list[tuple[int, int]], what: str, partner: str | None = None) -> None:
+        """Mark ``cells`` as one piece; every cell but the first must hold ``partner``
+        (by default the same character as the first)."""
+        expected = grid[r][c] if partner is None else partner
+        for rr, cc in cells[1:]:
+            if not (0 <= rr < len(rows) and 0 <= cc < width) or taken[rr][cc] or grid[rr][cc] != expected:
+                fail(f"broken piece: {what}", r, c)
+        for rr, cc in cells:
+            taken[rr][cc] = True
+        masks[shape] |= 1 << geometry.index(r, c)
+
+    for r, line in enumerate(grid):
+        for c, char in enumerate(line):
+            if taken[r][c]:
+                continue
+            kind = kinds[r][c]
+            if kind is None:
+                continue
+            if kind == BIG:
+                claim(BIG, r, c, [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)],
+                      f"'{char}' must fill a 2x2 square")
+            elif kind == SINGLE:
+                taken[r][c] = True
+                masks[SINGLE] |= 1 << geometry.index(r, c)
+            elif kind == HORIZONTAL:
+                if char == ">":
+                    fail("broken piece: '>' without '<' on its left", r, c)
+                claim(HORIZONTAL, r, c, [(r, c), (r, c + 1)], "'<' must be followed by '>'", ">")
+            elif kind == VERTICAL:
+                if char == "v":
+                    fail("broken piece: 'v' without '^' above it", r, c)
+                claim(VERTICAL, r, c, [(r, c), (r + 1, c)], "'^' must have 'v' below it", "v")
+            else:  # V1 input digit 2-6: one 1x2 piece, orientation from its partner
+                if c + 1 < width and grid[r][c + 1] == char and not taken[r][c + 1]:
+                    claim(HORIZONTAL, r, c, [(r, c), (r, c + 1)], "")
+                elif r + 1 < len(rows) and grid[r + 1][c] == char:
+                    claim(VERTICAL, r, c, [(r, c), (r + 1, c)], "")
+                else:
+                    fail(f"broken piece: digit {char} has no neighbouring {char} to form a 1x2 piece", r, c)
+    if notation == "v1-input":
+        for digit in "23456":
+            count = sum(line.count(digit) for line in grid)
+            if count not in (0, 2):
+                raise InputError(f"digit {digit} marks one 1x2 piece and must appear twice, not {count} times", source, rows[0].line)
+    return geometry, geometry.pack(masks[BIG], masks[VERTICAL], masks[HORIZONTAL], masks[SINGLE])
+
+
+_NUMERIC_INPUT = {"0": None, "1": BIG, "7": SINGLE, **{d: "pair" for d in "23456"}}
+_NUMERIC_OUTPUT = {"0": None, "1": BIG, "2": HORIZONTAL, "3": VERTICAL, "4": SINGLE}
+
+
+def _cell_kinds(rows: list[_Row], notation: str, source: str) -> list[list[object]]:
+    table = {"v1-input": _NUMERIC_INPUT, "v1-output": _NUMERIC_OUTPUT, "chars": CHARS}[notation]
+    kinds = []
+    for row in rows:
+        out = []
+        for c, char in enumerate(row.text):
+            if char not in table:
+                allowed = " ".join(table)
+                raise InputError(f"unknown character {char!r} at column {c + 1}; expected one of {allowed}", source, row.line)
+            out.append(table[char])
+        kinds.append(out)
+    return kinds
+
+
+# ----- writing ---------------------------------------------------------------------------
+
+def board_lines(geometry: Geometry, state: int, notation: str = "chars") -> list[str]:
+    """The rows of a board, in ``chars`` (V2/V3) or ``v1-output`` digits."""
+    empty = "0" if notation == "v1-output" else "."
+    grid = [[empty] * geometry.width for _ in range(geometry.height)]
+    for shape, anchor in geometry.pieces(state):
+        marks = (V1_OUTPUT_DIGITS[shape],) * 4 if notation == "v1-output" else V2_SHAPE_CHARS[shape]
+        # Cells in increasing index order: top-left first, as the marks are listed.
+        for cell, mark in zip(iter_bits(geometry.piece_cells[shape][anchor]), marks):
+            r, c = geometry.row_col(cell)
+            grid[r][c] = mark
+    return ["".join(row) for row in grid]
+
+
+def format_board(geometry: Geometry, state: int, notation: str = "chars") -> str:
+    return "\n".join(board_lines(geometry, state, notation))
+
+
+def format_solution(geometry: Geometry, states: list[int] | None, variant: str, cost: float | None = None) -> str:
+    """The course's output file for a plan (``None``: no solution)."""
+    if states is None:
+        return "No solution\n"
+    notation = "v1-output" if variant == V1 else "chars"
+    body = "".join(format_board(geometry, state, notation) + "\n\n" for state in states)
+    if variant == V1:
+        return f"Cost of the solution: {int(cost if cost is not None else len(states) - 1)}\n" + body
+    return body
+
+
+def parse_solution(text: str, geometry: Geometry, variant: str, source: str = "<string>") -> list[int] | None:
+    """Read an output file back into states (``None`` for ``No solution``)."""
+    lines = text.splitlines()
+    if lines and lines[0].strip() == "No solution":
+        return None
+    rows = _blocks(text, source)
+    notation = "chars"
+    if variant == V1:
+        if not rows or not rows[0][0].text.startswith("Cost of the solution"):
+            raise InputError("expected 'Cost of the solution: N' on the first line", source, 1)
+        first = rows[0][1:]
+        rows = ([first] if first else []) + rows[1:]
+        notation = "v1-output"
+    states = []
+    for block in rows:
+        board_geometry, state = parse_board(block, notation, source)
+        if board_geometry != geometry:
+            raise InputError(
+                f"a {board_geometry.width}x{board_geometry.height} board in a solution for "
+                f"{geometry.width}x{geometry.height}",
+                source,
+                block[0].line,
+            )
+        states.append(state)
+    return states

@@ -1,0 +1,56 @@
+"""The Klotski search problem: a start board, a goal, and a move metric."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from heurist.domains.klotski.board import BIG, Geometry
+from heurist.errors import InputError
+
+METRICS = {
+    "step": "one piece moves one cell (the CSC384 metric)",
+    "slide": "one piece slides any distance in a straight line",
+    "path": "one piece moves to any cell it can reach, along any path",
+}
+
+
+class KlotskiProblem:
+    """Move pieces from ``start`` until the goal holds; every move costs 1.
+
+    The goal is either the classic one (some 2x2 piece at the bottom-centre
+    exit: bottom two rows, columns ``(width - 2) // 2`` onwards) or, when
+    ``goal`` is given, that exact board (pieces of one shape interchangeable).
+    """
+
+    def __init__(
+        self,
+        geometry: Geometry,
+        start: int,
+        goal: int | None = None,
+        metric: str = "step",
+        name: str = "klotski",
+    ):
+        if metric not in METRICS:
+            raise ValueError(f"unknown move metric {metric!r}; choose one of {', '.join(METRICS)}")
+        self.geometry = geometry
+        self.initial_state = start
+        self.goal_state = goal
+        self.metric = metric
+        self.name = name
+        self.successors = geometry.successor_function(metric)
+        self.tables: dict[str, Any] = {}  # per-problem heuristic tables, built on demand
+        if goal is None:
+            if geometry.width < 2 or geometry.height < 2:
+                raise InputError("the board is too small for a 2x2 piece to reach the exit", name)
+            if not geometry.shape_mask(start, BIG):
+                raise InputError("the board has no 2x2 piece ('1'), so the exit goal cannot be reached", name)
+            self.goal_anchor = geometry.index(geometry.height - 2, (geometry.width - 2) // 2)
+            goal_bit = 1 << self.goal_anchor  # BIG is the lowest field of the packed state
+            self.is_goal = lambda state: bool(state & goal_bit)
+        else:
+            big = geometry.shape_mask(goal, BIG)
+            self.goal_anchor = big.bit_length() - 1 if big and big & (big - 1) == 0 else None
+            self.is_goal = goal.__eq__
+
+    def with_metric(self, metric: str) -> KlotskiProblem:
+        return KlotskiProblem(self.geometry, self.initial_state, self.goal_state, metric, self.name)
