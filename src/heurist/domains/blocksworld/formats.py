@@ -1,0 +1,149 @@
+"""Reading and writing the course's ``.bwp`` problem files.
+
+The format (CSCE 420 handouts; every course file follows it)::
+
+    S B M            stacks, blocks, scrambling moves used to make the goal (-1 if none)
+    >>>>>>>>>>
+    S lines          the start, one stack per line, blocks bottom to top, no spaces;
+                     an empty line is an empty stack
+    >>>>>>>>>>
+    S lines          the goal, in the same convention
+    >>>>>>>>>>
+
+Blocks are single uppercase letters A-Z, each exactly once in the start and
+once in the goal. Line endings may be LF or CRLF; trailing blanks on a line
+are ignored. Every deviation is reported as an :class:`InputError` naming the
+file and line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from heurist.domains.blocksworld.model import BlocksWorld
+from heurist.errors import InputError, read_text
+
+SEPARATOR = ">" * 10
+HEADER_HELP = "expected the header 'STACKS BLOCKS MOVES' (three whole numbers, e.g. '5 10 -1')"
+
+
+def load_bwp(path: str | Path) -> BlocksWorld:
+    """Read and check a ``.bwp`` file."""
+    return parse_bwp(read_text(path), str(path))
+
+
+def parse_bwp(text: str, source: str = "<bwp>") -> BlocksWorld:
+    """Parse ``.bwp`` text; raise :class:`InputError` (with the line number) on any problem."""
+    lines = [line.rstrip(" \t\r") for line in text.split("\n")]
+    if lines and lines[-1] == "":
+        lines.pop()  # the newline that ends the last line
+    if not any(lines):
+        raise InputError("empty file: expected a .bwp problem", source, 1)
+
+    stack_count, block_count, scramble_moves = _parse_header(lines[0], source)
+    cursor = 1
+
+    def expect_separator(after: str) -> None:
+        nonlocal cursor
+        if cursor >= len(lines):
+            raise InputError(f"missing separator '{SEPARATOR}' after {after}: the file ends here", source, cursor + 1)
+        if lines[cursor] != SEPARATOR:
+            raise InputError(f"expected the separator '{SEPARATOR}' after {after}, got {lines[cursor]!r}", source, cursor + 1)
+        cursor += 1
+
+    def read_stacks(part: str) -> tuple[list[str], dict[str, int]]:
+        nonlocal cursor
+        stacks: list[str] = []
+        seen: dict[str, int] = {}
+        for _ in range(stack_count):
+            line_number = cursor + 1
+            if cursor >= len(lines):
+                raise InputError(
+                    f"the header says {stack_count} stacks but the file ends after "
+                    f"{len(stacks)} stack lines of the {part}",
+                    source,
+                    line_number,
+                )
+            line = lines[cursor]
+            if line == SEPARATOR:
+                raise InputError(
+                    f"the header says {stack_count} stacks but the {part} has only {len(stacks)} "
+                    "(an empty stack is an empty line, not a missing one)",
+                    source,
+                    line_number,
+                )
+            for block in line:
+                if not ("A" <= block <= "Z"):
+                    raise InputError(
+                        f"{block!r} is not a block: blocks are single uppercase letters A-Z",
+                        source,
+                        line_number,
+                    )
+                if block in seen:
+                    raise InputError(
+                        f"block {block} appears twice in the {part} (first on line {seen[block]})",
+                        source,
+                        line_number,
+                    )
+                seen[block] = line_number
+            stacks.append(line)
+            cursor += 1
+        return stacks, seen
+
+    expect_separator("the header")
+    start, start_lines = read_stacks("start state")
+    if len(start_lines) != block_count:
+        raise InputError(
+            f"the header says {block_count} blocks but the start state has {len(start_lines)}",
+            source,
+            1,
+        )
+    expect_separator(f"the {stack_count} stacks of the start state")
+    goal_first_line = cursor + 1
+    goal, goal_lines = read_stacks("goal")
+    for block, line_number in goal_lines.items():
+        if block not in start_lines:
+            raise InputError(f"block {block} is in the goal but not in the start state", source, line_number)
+    missing = sorted(set(start_lines) - set(goal_lines))
+    if missing:
+        raise InputError(
+            f"block{'s' if len(missing) > 1 else ''} {', '.join(missing)} of the start state "
+            f"{'are' if len(missing) > 1 else 'is'} missing from the goal (lines {goal_first_line}-{cursor})",
+            source,
+            goal_first_line,
+        )
+    expect_separator(f"the {stack_count} stacks of the goal")
+    for extra in range(cursor, len(lines)):
+        if lines[extra]:
+            raise InputError(
+                f"unexpected text after the final separator: {lines[extra]!r}", source, extra + 1
+            )
+    return BlocksWorld(start, goal, name=Path(source).name, scramble_moves=scramble_moves)
+
+
+def _parse_header(line: str, source: str) -> tuple[int, int, int]:
+    fields = line.split()
+    if len(fields) != 3:
+        raise InputError(f"{HEADER_HELP}, got {line!r}", source, 1)
+    try:
+        stack_count, block_count, scramble_moves = (int(field) for field in fields)
+    except ValueError:
+        raise InputError(f"{HEADER_HELP}, got {line!r}", source, 1) from None
+    if stack_count < 1:
+        raise InputError(f"the number of stacks must be at least 1, got {stack_count}", source, 1)
+    if not 1 <= block_count <= 26:
+        raise InputError(f"the number of blocks must be between 1 and 26 (A-Z), got {block_count}", source, 1)
+    return stack_count, block_count, scramble_moves
+
+
+def format_bwp(start: Sequence[str], goal: Sequence[str], scramble_moves: int = -1) -> str:
+    """``.bwp`` text for a start and a goal (LF line endings, final separator and newline)."""
+    block_count = sum(len(tower) for tower in start)
+    lines = [f"{len(start)} {block_count} {scramble_moves}", SEPARATOR, *start, SEPARATOR, *goal, SEPARATOR]
+    return "\n".join(lines) + "\n"
+
+
+def problem_to_bwp(problem: BlocksWorld) -> str:
+    """Write ``problem`` back as ``.bwp`` text; parsing it gives an equal problem."""
+    return format_bwp(problem.initial_state, problem.goal_state, problem.scramble_moves)
