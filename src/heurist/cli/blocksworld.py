@@ -1,0 +1,126 @@
+"""``heurist blocksworld FILE [-H NAME] [-MAX_ITERS N]``: the CSCE 420 assignment's program.
+
+Prints what the course's reference program prints, so transcripts and
+statistics tables can be compared line by line::
+
+    success! iter=N, cost=L, depth=L, max queue size=Q
+    move 0, pathcost=0, heuristic=h, f(n)=g(n)+h(n)=f
+    <the stacks, one line each, bottom to top; an empty stack is an empty line>
+    >>>>>>>>>>
+    move 1, ...
+    statistics: FILE method Astar planlen L iter N maxq Q
+
+``iter`` counts nodes popped from the frontier and goal-tested (the goal's
+pop included) and ``maxq`` is the largest number of states waiting on the
+frontier after an expansion: the engine's ``expansions`` and
+``max_frontier``. When MAX_ITERS pops find no goal, the line reads
+``planlen FAILED``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from heurist.cli.common import EXIT_BY_STATUS, EXIT_STATUS_HELP
+from heurist.domains.blocksworld import DEFAULT_HEURISTIC, load_bwp
+from heurist.domains.blocksworld.formats import SEPARATOR
+from heurist.domains.blocksworld.heuristics import HEURISTICS
+from heurist.domains.blocksworld.model import BlocksWorld, format_stacks
+from heurist.search import Heuristic, Limits, SearchResult, search
+
+ORDER = 30
+DEFAULT_MAX_ITERS = 100_000
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    names = "|".join(["H0", "H1", "H6", "prefix", "deadlock"])
+    parser = subparsers.add_parser(
+        "blocksworld",
+        help="the CSCE 420 Blocksworld program: A* on a .bwp file, course output",
+        description=(
+            "Solve a .bwp problem with A* and print the solution path and the statistics line "
+            "exactly as the Texas A&M CSCE 420 Blocksworld assignment does."
+        ),
+        usage=f"%(prog)s FILE [-H {names}|...] [-MAX_ITERS N]",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,
+        epilog=_heuristic_help() + "\n\n" + EXIT_STATUS_HELP.replace(
+            "--max-expansions, --time-limit, --memory-limit", "-MAX_ITERS"
+        ),
+    )
+    parser.add_argument("file", metavar="FILE", help="a .bwp problem file")
+    parser.add_argument(
+        "-H",
+        "--heuristic",
+        default=DEFAULT_HEURISTIC,
+        metavar="NAME",
+        help="heuristic name (case-insensitive), or FILE.py:FUNCTION (default: %(default)s)",
+    )
+    parser.add_argument(
+        "-MAX_ITERS",
+        "--max-iters",
+        dest="max_iters",
+        type=_positive_int,
+        default=DEFAULT_MAX_ITERS,
+        metavar="N",
+        help="give up after N iterations (goal tests) (default: %(default)s)",
+    )
+    parser.set_defaults(handler=run)
+
+
+def _heuristic_help() -> str:
+    lines = ["heuristics (-H):"]
+    for name, summary in HEURISTICS.describe():
+        lines.append(f"  {name:<9} {summary}")
+    lines.append("  aliases: H0=h0, H1=h1, H2=prefix, H3=Hbest=deadlock, H6=h6")
+    return "\n".join(lines)
+
+
+def resolve_heuristic(name: str) -> Heuristic:
+    """A registered name or alias, matched case-insensitively, else a user ``FILE.py:FUNCTION``."""
+    if name not in HEURISTICS:
+        folded = {known.lower(): known for known in [*HEURISTICS.names(), "H0", "H1", "H2", "H3", "H6", "Hbest"]}
+        name = folded.get(name.lower(), name)
+    return HEURISTICS.resolve(name)
+
+
+def run(args: argparse.Namespace) -> int:
+    problem = load_bwp(args.file)
+    heuristic = resolve_heuristic(args.heuristic)
+    result = search(problem, "astar", heuristic, limits=Limits(max_expansions=args.max_iters))
+    print(course_transcript(problem, result, heuristic, args.file))
+    return EXIT_BY_STATUS[result.status]
+
+
+def course_transcript(problem: BlocksWorld, result: SearchResult, heuristic: Heuristic, file: str) -> str:
+    """The success line, the solution path and the statistics line, as the course prints them."""
+    stats = result.statistics
+    iterations, max_queue = stats.expansions, stats.max_frontier
+    lines = []
+    if result.solved:
+        length = result.plan_length
+        lines.append(
+            f"success! iter={iterations}, cost={result.cost}, depth={length}, max queue size={max_queue}"
+        )
+        for depth, state in enumerate(result.states):
+            h = heuristic(state, problem)
+            lines.append(f"move {depth}, pathcost={depth}, heuristic={h}, f(n)=g(n)+h(n)={depth + h}")
+            lines.append(format_stacks(state))
+            lines.append(SEPARATOR)
+        planlen = str(length)
+    else:
+        reason = "MAX_ITERS reached" if result.limit else "the goal cannot be reached from the start"
+        lines.append(f"FAILED: {reason}, iter={iterations}, max queue size={max_queue}")
+        planlen = "FAILED"
+    lines.append(f"statistics: {file} method Astar planlen {planlen} iter {iterations} maxq {max_queue}")
+    return "\n".join(lines)
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be a positive whole number")
+    return value

@@ -1,0 +1,99 @@
+"""``heurist export pddl FILE``: write an instance as a PDDL domain and problem.
+
+Exporters are discovered: a domain package ``heurist.domains.NAME`` that has
+a ``pddl`` module with ``FILE_SUFFIXES`` (e.g. ``(".bwp",)``) and
+``export_pddl(path) -> {file name: text}`` handles the files with those
+suffixes. ``--domain NAME`` picks one explicitly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from pathlib import Path
+from types import ModuleType
+
+from heurist.cli.common import write_atomically
+from heurist.domains import domain_names
+from heurist.errors import InputError
+
+ORDER = 40
+
+
+def pddl_exporters() -> dict[str, ModuleType]:
+    """Domain name -> its ``pddl`` module, for every domain that has one."""
+    exporters = {}
+    for name in domain_names():
+        try:
+            module = importlib.import_module(f"heurist.domains.{name}.pddl")
+        except ModuleNotFoundError as error:
+            if error.name != f"heurist.domains.{name}.pddl":
+                raise
+            continue
+        if hasattr(module, "export_pddl"):
+            exporters[name] = module
+    return exporters
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "export",
+        help="write an instance in another format (PDDL)",
+        description="Write an instance in another tool's format.",
+    )
+    formats = parser.add_subparsers(dest="format", metavar="FORMAT", required=True)
+    exporters = pddl_exporters()
+    suffixes = ", ".join(
+        f"{suffix} ({name})" for name, module in exporters.items() for suffix in module.FILE_SUFFIXES
+    )
+    pddl = formats.add_parser(
+        "pddl",
+        help="a PDDL domain and problem, for Fast Downward, pyperplan and other planners",
+        description=(
+            "Write DIR/domain.pddl and DIR/STEM.pddl for an instance file. "
+            f"Known instance files: {suffixes or 'none'}."
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=(
+            "example:\n"
+            "  heurist export pddl data/blocksworld/probB20.bwp --out pddl/\n"
+            "  fast-downward.py pddl/domain.pddl pddl/probB20.pddl --search 'astar(lmcut())'"
+        ),
+    )
+    pddl.add_argument("file", metavar="FILE", help="instance file")
+    pddl.add_argument(
+        "--out", "-o", metavar="DIR", default=".", help="directory to write into (default: current)"
+    )
+    pddl.add_argument(
+        "--domain",
+        choices=sorted(exporters),
+        help="the instance's domain (default: chosen by the file's suffix)",
+    )
+    pddl.set_defaults(handler=export_pddl)
+
+
+def export_pddl(args: argparse.Namespace) -> int:
+    exporters = pddl_exporters()
+    if args.domain:
+        exporter = exporters[args.domain]
+    else:
+        suffix = Path(args.file).suffix.lower()
+        matches = [module for module in exporters.values() if suffix in module.FILE_SUFFIXES]
+        if not matches:
+            known = ", ".join(s for m in exporters.values() for s in m.FILE_SUFFIXES) or "none"
+            raise InputError(
+                f"no PDDL exporter for {suffix or 'files without a suffix'!s} (known: {known}); "
+                "name one with --domain",
+                args.file,
+            )
+        exporter = matches[0]
+    files = exporter.export_pddl(args.file)
+    directory = Path(args.out)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(f"cannot create the directory: {error.strerror}", directory) from None
+    for name, text in files.items():
+        write_atomically(directory / name, text)
+        print(directory / name)
+    return 0
