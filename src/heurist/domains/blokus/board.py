@@ -1,0 +1,208 @@
+"""Board geometry, precomputed placements and legal-move generation on integer bitboards.
+
+A board of ``rows`` x ``cols`` squares is stored row by row in a Python
+integer with one spare guard column, so square (row, col) is bit
+``row * (cols + 1) + col``. Shifting by one moves a set of squares one column,
+shifting by ``cols + 1`` moves it one row; masking with the board (which
+leaves the guard column empty) drops whatever left the board. All the
+Blokus tests are then a handful of integer operations:
+
+* ``forbidden = own | orthogonal_neighbours(own)``: a new piece may not touch
+  one of its player's tiles edge to edge (nor overlap one);
+* ``anchors = diagonal_neighbours(own) & ~forbidden``: it must cover one of
+  these, i.e. touch a tile corner to corner (on the empty board, the start).
+
+Every placement of every orientation of every piece is computed once per
+board and indexed by the squares it covers, so generating the legal moves of
+a state visits only the placements through an anchor.
+
+Coordinates are (row, col), as in the course: ``-s 4 7`` is 4 rows by 7
+columns, ``-x 3 5`` is row 3, column 5. The course's ``Move`` names the
+bounding box's top-left corner as ``x`` = column, ``y`` = row; here it is
+``row``, ``col``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from heurist.domains.blokus.pieces import Cell, PieceSet
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Placement:
+    """One orientation of one piece put on the board with its bounding box at (row, col)."""
+
+    piece: int
+    orientation: int
+    row: int
+    col: int
+    cells: tuple[Cell, ...]
+    mask: int
+    order: int  # rank in the course's enumeration: piece, then column, then row, then orientation
+
+    @property
+    def size(self) -> int:
+        return len(self.cells)
+
+    def __repr__(self) -> str:
+        cells = " ".join(f"({r},{c})" for r, c in self.cells)
+        return f"piece {self.piece + 1} ({self.size} tiles) at {cells}"
+
+
+class Board:
+    """The geometry of one board with one piece set: bit layout, neighbourhoods, placements.
+
+    ``legacy=True`` reproduces the course's board before 2020, whose move
+    generator never put a piece's bounding box with its top-left corner in
+    the last row or the last column.
+    """
+
+    def __init__(self, rows: int, cols: int, pieces: PieceSet, *, legacy: bool = False):
+        if rows <= 0 or cols <= 0:
+            raise ValueError("a board needs at least one row and one column")
+        self.rows, self.cols, self.pieces, self.legacy = rows, cols, pieces, legacy
+        self.stride = cols + 1
+        self.full = 0
+        for row in range(rows):
+            self.full |= ((1 << cols) - 1) << (row * self.stride)
+        self.placements = self._all_placements()
+        # by_square[bit][piece] -> the placements of that piece covering that square
+        self.by_square: list[list[list[Placement]]] = [
+            [[] for _ in pieces.pieces] for _ in range(rows * self.stride)
+        ]
+        for placement in self.placements:
+            for r, c in placement.cells:
+                self.by_square[self.bit_index(r, c)][placement.piece].append(placement)
+
+    # -- coordinates ---------------------------------------------------------------------
+
+    def bit_index(self, row: int, col: int) -> int:
+        return row * self.stride + col
+
+    def bit(self, row: int, col: int) -> int:
+        return 1 << (row * self.stride + col)
+
+    def on_board(self, row: int, col: int) -> bool:
+        return 0 <= row < self.rows and 0 <= col < self.cols
+
+    def mask_of(self, cells) -> int:
+        mask = 0
+        for r, c in cells:
+            mask |= self.bit(r, c)
+        return mask
+
+    def cells_of(self, mask: int) -> list[Cell]:
+        """The (row, col) squares of a mask, in row-major order."""
+        cells = []
+        while mask:
+            low = mask & -mask
+            index = low.bit_length() - 1
+            cells.append(divmod(index, self.stride))
+            mask ^= low
+        return cells
+
+    @property
+    def corners(self) -> tuple[Cell, Cell, Cell]:
+        """The corners the corners puzzle must cover: all but (0, 0), in the course's order."""
+        return ((0, self.cols - 1), (self.rows - 1, 0), (self.rows - 1, self.cols - 1))
+
+    # -- neighbourhoods ------------------------------------------------------------------
+
+    def orthogonal(self, mask: int) -> int:
+        """Squares sharing an edge with a square of ``mask`` (those of ``mask`` included)."""
+        s = self.stride
+        return (mask | mask << 1 | mask >> 1 | mask << s | mask >> s) & self.full
+
+    def diagonal(self, mask: int) -> int:
+        """Squares sharing a corner with a square of ``mask``."""
+        s = self.stride
+        return (mask << (s + 1) | mask << (s - 1) | mask >> (s + 1) | mask >> (s - 1)) & self.full
+
+    def king(self, mask: int) -> int:
+        """``mask`` grown by one king move (edges and corners)."""
+        s = self.stride
+        row = mask | mask << 1 | mask >> 1
+        return (row | row << s | row >> s) & self.full
+
+    def forbidden(self, occupied: int) -> int:
+        """Squares no new piece may cover: own tiles and squares edge-adjacent to them."""
+        return self.orthogonal(occupied)
+
+    def anchors(self, occupied: int, start: int) -> int:
+        """Free squares a new piece may use to connect (the start square on an empty board)."""
+        if not occupied:
+            return start
+        return self.diagonal(occupied) & ~self.orthogonal(occupied)
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def _all_placements(self) -> list[Placement]:
+        """Every in-bounds placement, in the course's enumeration order."""
+        placements: list[Placement] = []
+        last_row = self.rows - 1 if self.legacy else self.rows
+        last_col = self.cols - 1 if self.legacy else self.cols
+        for piece in self.pieces.pieces:
+            for col in range(last_col):
+                for row in range(last_row):
+                    for number, shape in enumerate(piece.orientations):
+                        cells = tuple((row + dr, col + dc) for dr, dc in shape)
+                        if all(self.on_board(r, c) for r, c in cells):
+                            placements.append(
+                                Placement(
+                                    piece=piece.index,
+                                    orientation=number,
+                                    row=row,
+                                    col=col,
+                                    cells=cells,
+                                    mask=self.mask_of(cells),
+                                    order=len(placements),
+                                )
+                            )
+        return placements
+
+    def legal_placements(self, occupied: int, used: int, start: int) -> list[Placement]:
+        """The legal moves of the player owning ``occupied`` with pieces ``used`` spent.
+
+        A move is legal when its piece is unused, it covers only free squares
+        not edge-adjacent to ``occupied``, and it covers an anchor. Returned
+        in the course's order (piece, column, row, orientation).
+        """
+        forbidden = self.orthogonal(occupied)
+        anchors = self.anchors(occupied, start)
+        free = [p for p in range(len(self.pieces.pieces)) if not used >> p & 1]
+        found: dict[int, Placement] = {}
+        by_square = self.by_square
+        while anchors:
+            low = anchors & -anchors
+            anchors ^= low
+            lists = by_square[low.bit_length() - 1]
+            for piece in free:
+                for placement in lists[piece]:
+                    if not placement.mask & forbidden:
+                        found[placement.order] = placement
+        return [found[order] for order in sorted(found)]
+
+    def is_legal(self, placement: Placement, occupied: int, used: int, start: int) -> bool:
+        """The course's ``check_move_valid`` for one placement."""
+        if used >> placement.piece & 1:
+            return False
+        if placement.mask & self.orthogonal(occupied):
+            return False
+        return bool(placement.mask & self.anchors(occupied, start))
+
+    def draw(self, occupied: int, marks: dict[Cell, str] | None = None) -> str:
+        """Rows top (row 0) to bottom: ``#`` own tile, ``.`` empty, marks (e.g. targets) on top."""
+        marks = marks or {}
+        lines = []
+        for row in range(self.rows):
+            line = []
+            for col in range(self.cols):
+                tile = occupied >> self.bit_index(row, col) & 1
+                mark = marks.get((row, col))
+                if mark is not None:
+                    line.append(mark.upper() if tile else mark)
+                else:
+                    line.append("#" if tile else ".")
+            lines.append(" ".join(line))
+        return "\n".join(lines)

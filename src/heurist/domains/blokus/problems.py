@@ -1,0 +1,268 @@
+"""The course's Blokus puzzles as search problems, and its two search strategies.
+
+One player places pieces; a state is ``(occupied, used)``: the bitboard of
+the player's tiles and the bit set of spent pieces (piece i is bit i), which
+is exactly what the course's ``Board.__eq__`` compares.
+
+* :class:`FillProblem`: use every piece; each move costs 1.
+* :class:`CornersProblem`: cover (0, w-1), (h-1, 0) and (h-1, w-1); a move costs its tiles.
+* :class:`CoverProblem`: cover the given targets; a move costs its tiles.
+* :func:`closest_location_search` (``sub-optimal``): repeatedly cover the
+  nearest uncovered target; fast, not optimal.
+* :func:`mini_contest_search` (``mini-contest``): an optimal cover within a time budget.
+
+``problem.expanded`` counts calls to ``successors``, which is what the course
+prints as "Expanded nodes" (its ``get_successors`` increments it). heurist's
+engine also counts the goal node it pops in ``expansions``, so for the
+best-first searches and depth-first search the course's number is one less.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+
+from heurist.domains.blokus.board import Board, Placement
+from heurist.domains.blokus.pieces import Cell, PieceSet
+from heurist.errors import InputError
+from heurist.search import Limits, SearchResult, Statistics, Status, search
+
+State = tuple[int, int]
+"""(occupied bitboard, used-pieces bit set)."""
+
+PUZZLES = ("fill", "corners", "cover")
+"""Puzzles that are plain search problems (``heurist solve blokus --puzzle``)."""
+
+
+class BlokusProblem:
+    """Common ground of the puzzles: start, targets, successors and the course's counter."""
+
+    kind = "blokus"
+    tile_cost = True  # a move costs its number of tiles (corners, cover); fill overrides
+
+    def __init__(
+        self,
+        board: Board,
+        start: Cell = (0, 0),
+        targets: tuple[Cell, ...] = (),
+        *,
+        initial: State = (0, 0),
+        protected: tuple[Cell, ...] = (),
+    ):
+        for name, cells in (("start", (start,)), ("target", targets)):
+            for row, col in cells:
+                if not board.on_board(row, col):
+                    raise InputError(
+                        f"{name} ({row}, {col}) is off the {board.rows}x{board.cols} board "
+                        f"(rows 0-{board.rows - 1}, columns 0-{board.cols - 1})",
+                        f"--{name}" if name == "start" else "targets",
+                    )
+        self.board = board
+        self.start = start
+        self.start_bit = board.bit(*start)
+        self.targets = tuple(targets)
+        self.target_mask = board.mask_of(targets)
+        self.protected_mask = board.mask_of(protected) & ~self.target_mask
+        """Targets a sub-search must keep coverable (see :func:`closest_location_search`)."""
+        self.sizes = board.pieces.sizes
+        self.all_used = (1 << len(self.sizes)) - 1
+        self._initial = initial
+        self.expanded = 0
+
+    @property
+    def initial_state(self) -> State:
+        return self._initial
+
+    def is_goal(self, state: State) -> bool:
+        return state[0] & self.target_mask == self.target_mask
+
+    def legal_moves(self, state: State) -> list[Placement]:
+        return self.board.legal_placements(state[0], state[1], self.start_bit)
+
+    def successors(self, state: State) -> Iterator[tuple[Placement, State, int]]:
+        self.expanded += 1
+        occupied, used = state
+        tile_cost = self.tile_cost
+        for move in self.board.legal_placements(occupied, used, self.start_bit):
+            yield move, (occupied | move.mask, used | 1 << move.piece), move.size if tile_cost else 1
+
+    def apply(self, state: State, move: Placement) -> State:
+        """Play one move, checking it as the course's ``add_move`` does."""
+        if not self.board.is_legal(move, state[0], state[1], self.start_bit):
+            raise ValueError("Move is not allowed")
+        return state[0] | move.mask, state[1] | 1 << move.piece
+
+    def score(self, state: State) -> int:
+        """Tiles placed: what the course prints as "score"."""
+        return state[0].bit_count()
+
+    def draw(self, state: State) -> str:
+        marks = {target: "x" for target in self.targets}
+        if not state[0]:
+            marks.setdefault(self.start, "s")
+        return self.board.draw(state[0], marks)
+
+    def describe(self) -> str:
+        board = self.board
+        text = f"{self.kind} on {board.rows}x{board.cols} with {board.pieces.name} from {self.start}"
+        if self.targets and self.kind != "corners":
+            text += f", targets {list(self.targets)}"
+        return text + (" (legacy board)" if board.legacy else "")
+
+
+class FillProblem(BlokusProblem):
+    """Place every piece; a move costs 1 (the course's ``BlokusFillProblem``)."""
+
+    kind = "fill"
+    tile_cost = False
+
+    def is_goal(self, state: State) -> bool:
+        return state[1] == self.all_used
+
+
+class CornersProblem(BlokusProblem):
+    """Cover the three corners other than (0, 0) with as few tiles as possible."""
+
+    kind = "corners"
+
+    def __init__(self, board: Board, start: Cell = (0, 0), **options):
+        super().__init__(board, start, board.corners, **options)
+
+
+class CoverProblem(BlokusProblem):
+    """Cover every target square with as few tiles as possible."""
+
+    kind = "cover"
+
+    def __init__(self, board: Board, start: Cell = (0, 0), targets: tuple[Cell, ...] = ((0, 0),), **options):
+        if not targets:
+            raise InputError("cover puzzles require at least one target to cover", "targets")
+        super().__init__(board, start, targets, **options)
+
+
+def make_problem(
+    kind: str,
+    pieces: PieceSet,
+    board_size: tuple[int, int] = (20, 20),
+    start: Cell = (0, 0),
+    targets: tuple[Cell, ...] = (),
+    *,
+    legacy: bool = False,
+) -> BlokusProblem:
+    """Build a puzzle; ``sub-optimal`` and ``mini-contest`` give the cover problem they solve."""
+    rows, cols = board_size
+    if rows <= 0 or cols <= 0:
+        raise InputError(f"the board needs at least one row and one column, got {rows} {cols}", "--board-size")
+    board = Board(rows, cols, pieces, legacy=legacy)
+    if kind == "fill":
+        return FillProblem(board, start)
+    if kind == "corners":
+        return CornersProblem(board, start)
+    if kind in ("cover", "sub-optimal", "mini-contest"):
+        return CoverProblem(board, start, targets)
+    raise InputError(
+        f"unknown puzzle {kind!r}; choose one of fill, corners, cover, sub-optimal, mini-contest", "--puzzle"
+    )
+
+
+@dataclass
+class StrategyResult:
+    """What the sub-optimal and mini-contest strategies return."""
+
+    result: SearchResult
+    expanded: int
+    proven_optimal: bool
+    searches: list[SearchResult] = field(default_factory=list)
+    note: str = ""
+
+
+def _combine(algorithm: str, status: Status, parts: list[SearchResult], started: float) -> SearchResult:
+    """One result for a sequence of searches: concatenated plan, summed statistics."""
+    stats = Statistics()
+    for part in parts:
+        for name in ("expansions", "generated", "evaluated", "evaluations", "reopened", "dead_ends"):
+            setattr(stats, name, getattr(stats, name) + getattr(part.statistics, name))
+        stats.max_frontier = max(stats.max_frontier, part.statistics.max_frontier)
+        stats.memory = max(stats.memory, part.statistics.memory)
+    if parts:
+        stats.initial_h_value = parts[0].statistics.initial_h_value
+    stats.search_time = stats.total_time = time.perf_counter() - started
+    actions: list = []
+    states: list = []
+    for part in parts:
+        actions += part.actions
+        states += part.states if not states else part.states[1:]
+    cost = sum(part.cost or 0 for part in parts) if status is Status.SOLVED else None
+    return SearchResult(status=status, algorithm=algorithm, actions=actions, states=states, cost=cost, statistics=stats)
+
+
+def closest_location_search(problem: BlokusProblem, limits: Limits | None = None) -> StrategyResult:
+    """The course's ``ClosestLocationSearch``: cover the nearest uncovered target, repeat.
+
+    "Nearest" is the admissible ``reach`` bound of the cost to cover that
+    target alone (ties: the first target in the list). Each sub-search is an
+    A* search for the cheapest cover of that one target which also keeps every
+    other uncovered target coverable (a move that boxes one in is a dead end).
+    The expanded count is the sum over the sub-searches, as the course asks.
+    If a sub-search fails, the remaining targets are searched for together.
+    """
+    from heurist.domains.blokus.heuristics import reach, target_bound
+
+    started = time.perf_counter()
+    state = problem.initial_state
+    parts: list[SearchResult] = []
+    expanded = 0
+    while not problem.is_goal(state):
+        uncovered = [t for t in problem.targets if not state[0] & problem.board.bit(*t)]
+        nearest = min(uncovered, key=lambda t: target_bound(state, problem, t))
+        others = tuple(t for t in uncovered if t != nearest)
+        sub = CoverProblem(problem.board, problem.start, (nearest,), initial=state, protected=others)
+        result = search(sub, "astar", reach, limits=_remaining(limits, started))
+        expanded += sub.expanded
+        if not result.solved:
+            sub = CoverProblem(problem.board, problem.start, tuple(uncovered), initial=state)
+            result = search(sub, "astar", reach, limits=_remaining(limits, started))
+            expanded += sub.expanded
+        parts.append(result)
+        if not result.solved:
+            return StrategyResult(_combine("sub-optimal", result.status, parts, started), expanded, False, parts)
+        state = result.states[-1]
+    problem.expanded += expanded
+    return StrategyResult(_combine("sub-optimal", Status.SOLVED, parts, started), expanded, False, parts)
+
+
+DEFAULT_BUDGET = 30.0
+"""The mini-contest's time limit in seconds, as the assignment states it."""
+
+
+def mini_contest_search(
+    problem: BlokusProblem, budget: float = DEFAULT_BUDGET, limits: Limits | None = None
+) -> StrategyResult:
+    """The course's ``MiniContestSearch``: an optimal cover, found within ``budget`` seconds.
+
+    Runs A* with the admissible ``reach`` heuristic under the budget. If the
+    budget runs out first, it falls back to :func:`closest_location_search`
+    and says that the plan is not proven optimal.
+    """
+    from heurist.domains.blokus.heuristics import reach
+
+    limits = limits or Limits()
+    time_limit = budget if limits.time_limit is None else min(budget, limits.time_limit)
+    before = problem.expanded
+    result = search(problem, "astar", reach, limits=replace(limits, time_limit=time_limit))
+    expanded = problem.expanded - before
+    if result.solved or result.status is Status.UNSOLVABLE:
+        return StrategyResult(result, expanded, result.solved, [result])
+    fallback = closest_location_search(problem, limits)
+    note = f"A* did not finish within {time_limit:g} s ({result.limit} limit); plan from the sub-optimal search"
+    return StrategyResult(
+        fallback.result, expanded + fallback.expanded, False, [result, *fallback.searches], note
+    )
+
+
+def _remaining(limits: Limits | None, started: float) -> Limits | None:
+    if limits is None or limits.time_limit is None:
+        return limits
+    left = max(limits.time_limit - (time.perf_counter() - started), 1e-6)
+    return replace(limits, time_limit=left)
