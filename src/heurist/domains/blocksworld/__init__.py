@@ -14,7 +14,7 @@ from heurist.domains import Domain
 from heurist.domains.blocksworld.formats import load_bwp, parse_bwp, problem_to_bwp
 from heurist.domains.blocksworld.generate import MIN_STACKS, random_instances
 from heurist.domains.blocksworld.heuristics import HEURISTICS
-from heurist.domains.blocksworld.model import BlocksWorld, Move, State, format_stacks
+from heurist.domains.blocksworld.model import BlocksWorld, Move, State, format_numbered_stacks
 from heurist.errors import InputError
 
 DEFAULT_HEURISTIC = "deadlock"
@@ -25,7 +25,7 @@ def _load(path: Path, options: argparse.Namespace) -> BlocksWorld:
 
 
 def _format_state(problem: BlocksWorld, state: State) -> str:
-    return format_stacks(state)
+    return format_numbered_stacks(state)
 
 
 def _format_action(problem: BlocksWorld, move: Move) -> str:

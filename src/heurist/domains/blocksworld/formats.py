@@ -93,13 +93,13 @@ def parse_bwp(text: str, source: str = "<bwp>") -> BlocksWorld:
 
     expect_separator("the header")
     start, start_lines = read_stacks("start state")
+    expect_separator(f"the {stack_count} stacks of the start state (the header says {stack_count} stacks)")
     if len(start_lines) != block_count:
         raise InputError(
             f"the header says {block_count} blocks but the start state has {len(start_lines)}",
             source,
             1,
         )
-    expect_separator(f"the {stack_count} stacks of the start state")
     goal_first_line = cursor + 1
     goal, goal_lines = read_stacks("goal")
     for block, line_number in goal_lines.items():

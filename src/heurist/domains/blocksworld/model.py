@@ -26,7 +26,7 @@ class Move(NamedTuple):
     target: int
 
     def __str__(self) -> str:
-        return f"move {self.block} from stack {self.source} to stack {self.target}"
+        return f"{self.block} from stack {self.source} to stack {self.target}"
 
 
 class IllegalMove(ValueError):
@@ -121,3 +121,8 @@ class BlocksWorld:
 def format_stacks(state: State) -> str:
     """One line per stack, bottom to top, as in ``.bwp`` files (an empty stack is an empty line)."""
     return "\n".join(state)
+
+
+def format_numbered_stacks(state: State) -> str:
+    """One line per stack, numbered, so that empty stacks stay visible: ``0: CE``."""
+    return "\n".join(f"{number}: {tower}".rstrip() for number, tower in enumerate(state))
