@@ -161,15 +161,16 @@ class Board:
                             )
         return placements
 
-    def legal_placements(self, occupied: int, used: int, start: int) -> list[Placement]:
+    def legal_placements(self, occupied: int, used: int, start: int, within: int = -1) -> list[Placement]:
         """The legal moves of the player owning ``occupied`` with pieces ``used`` spent.
 
         A move is legal when its piece is unused, it covers only free squares
         not edge-adjacent to ``occupied``, and it covers an anchor. Returned
-        in the course's order (piece, column, row, orientation).
+        in the course's order (piece, column, row, orientation). ``within``
+        keeps only the moves covering one of its anchors.
         """
         forbidden = self.orthogonal(occupied)
-        anchors = self.anchors(occupied, start)
+        anchors = self.anchors(occupied, start) & within
         free = [p for p in range(len(self.pieces.pieces)) if not used >> p & 1]
         found: dict[int, Placement] = {}
         by_square = self.by_square

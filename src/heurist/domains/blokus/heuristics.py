@@ -15,7 +15,6 @@ corners for the corners puzzle), so each works on every puzzle.
 from __future__ import annotations
 
 import math
-from itertools import permutations
 
 from heurist.domains.blokus.pieces import Cell
 from heurist.search import HeuristicRegistry
@@ -80,27 +79,35 @@ def cover(state, problem) -> float:
 
 
 def _needs(state, problem, target_mask: int, guard_mask: int = 0) -> tuple[int, int] | None:
-    """(cells, budget) a plan covering ``target_mask`` must provide, or None at a dead end.
+    """(cells, budget) every plan covering ``target_mask`` must provide, or None at a dead end.
 
     Every future piece lies in ``free``: squares that are neither own tiles
     nor edge-adjacent to one, a set that only shrinks as pieces are added.
-    The pieces that cover a target t form a chain back to the placed tiles,
-    each touching the previous one corner to corner and the first covering an
-    anchor. Two bounds follow, both needing only the pieces' sizes:
+    Each new piece touches an earlier one, or a placed tile through an
+    anchor square, corner to corner; so the new pieces of a plan, together
+    with a root standing for what is already placed, form a tree joining the
+    root to every target. Two measures of that tree give the bounds, both
+    needing only the pieces' sizes s_1..s_k (T = sum s_i tiles, k pieces):
 
-    * cells: the chain's squares are king-connected inside ``free`` from an
-      anchor to t, so it has at least 1 + (king distance in ``free``) squares;
-      if t cannot be reached that way, or is not free, t is dead.
-    * budget: a polyomino of s tiles spans at most s - 1 rows plus columns,
-      and the corner step into it spans 2, so a chain of pieces of sizes
-      s_1..s_k reaches Manhattan distance at most sum(s_i + 1) from the tile
-      it hangs on (sum(s_i + 1) - 2 from the start square, which the first
-      piece covers). The same holds for all targets at once: the pieces,
-      their edge-joints and the corner steps form a rectilinear tree of that
-      length joining every target to the placed tiles, so the budget is also
-      at least the length of a rectilinear Steiner tree, which is at least
-      the half-perimeter of the targets' bounding box plus its distance to
-      the tiles.
+    * cells, in the king-move metric: the new squares are king-connected
+      within ``free``, the root being next to every anchor (on the empty
+      board, the start square is the only anchor), so T is at least the
+      number of edges of a king-move Steiner tree on the root and targets;
+      a target that is not free, or cannot be reached within ``free``, is
+      dead.
+    * budget, in the Manhattan metric with the placed tiles costing nothing:
+      a polyomino of s tiles is joined edge to edge by s - 1 unit steps and
+      each corner contact is 2 unit steps, so the tree has length at most
+      T + k (T + k - 2 from the start square, which the first piece covers
+      with no contact), and at least that of a rectilinear Steiner tree on
+      the root and the targets.
+
+    A Steiner tree is at least half of any closed tour through its terminals
+    (walking round the tree is such a tour), and the cheapest tour is computed
+    exactly (Held-Karp, in a metric never longer than the true one: straight
+    Chebyshev or Manhattan distances between targets, or through the root).
+    From the start square the targets' bounding box's half-perimeter is a
+    bound too.
 
     ``guard_mask`` targets need not be covered but must stay coverable.
     """
@@ -116,89 +123,111 @@ def _needs(state, problem, target_mask: int, guard_mask: int = 0) -> tuple[int, 
     free = board.full & ~forbidden
     reached = board.anchors(occupied, problem.start_bit) & free
     pending = uncovered | guarded
-    cells = 1
-    needed_cells = 0
+    steps = 1
+    king_root: dict[int, int] = {}
     while True:
         hit = pending & reached
         if hit:
             pending ^= hit
-            if hit & uncovered:
-                needed_cells = cells
+            hit &= uncovered
+            while hit:
+                low = hit & -hit
+                king_root[low] = steps
+                hit ^= low
             if not pending:
                 break
         grown = board.king(reached) & free
         if grown == reached:
             return None
         reached = grown
-        cells += 1
+        steps += 1
     if not uncovered:
         return 0, 0
-    budget = _manhattan_budget(board, occupied, problem.start, uncovered)
-    return needed_cells, budget
-
-
-def _manhattan_budget(board, occupied: int, start: Cell, uncovered: int) -> int:
-    """The least tiles + pieces a plan needs to join every uncovered target to the placed tiles.
-
-    The targets and a root (the start square on the empty board, else the
-    placed tiles taken as one region) must be joined by a rectilinear tree
-    of length at most tiles + pieces (- 2 from the start square). A tree is
-    at least half of any closed tour through its terminals, here in the
-    metric where the placed tiles cost nothing to cross; exact for up to 4
-    targets, else bounded below by half the sum of nearest-neighbour distances.
-    From a single start square the half-perimeter of the bounding box is a
-    lower bound too.
-    """
-    targets = board.cells_of(uncovered)
+    bits = sorted(king_root)
+    targets = [problem.board.cells_of(bit)[0] for bit in bits]
     if occupied:
-        to_root = _orthogonal_distances(board, occupied, uncovered, targets)
+        manhattan_root = _orthogonal_distances(board, occupied, bits)
         extra = 0
         half_perimeter = 0
     else:
-        sr, sc = start
-        to_root = [abs(r - sr) + abs(c - sc) for r, c in targets]
+        sr, sc = problem.start
+        manhattan_root = [abs(r - sr) + abs(c - sc) for r, c in targets]
         extra = 2
         rows = [r for r, _ in targets] + [sr]
         cols = [c for _, c in targets] + [sc]
         half_perimeter = max(rows) - min(rows) + max(cols) - min(cols)
-    count = len(targets)
+    cells = _tree_bound(problem, 0, bits, [king_root[bit] for bit in bits], chebyshev=True)
+    budget = max(_tree_bound(problem, 1, bits, manhattan_root, chebyshev=False), half_perimeter) + extra
+    return cells, budget
+
+
+def _tree_bound(problem, metric: int, bits: list[int], root: list[int], *, chebyshev: bool) -> int:
+    """Half the cheapest closed tour from the root through every target (a Steiner tree bound)."""
+    count = len(bits)
+    if count == 1:
+        return root[0]
+    memo = problem.__dict__.setdefault("_blokus_tours", {})
+    key = (metric, tuple(bits), tuple(root))
+    known = memo.get(key)
+    if known is not None:
+        return known
+    cells = [problem.board.cells_of(bit)[0] for bit in bits]
     between = [[0] * count for _ in range(count)]
-    for i, (r1, c1) in enumerate(targets):
+    for i, (r1, c1) in enumerate(cells):
         for j in range(i + 1, count):
-            r2, c2 = targets[j]
-            direct = abs(r1 - r2) + abs(c1 - c2)
-            if occupied:
-                direct = min(direct, to_root[i] + to_root[j])
-            between[i][j] = between[j][i] = direct
-    if count <= 4:
-        tour = min(
-            to_root[order[0]]
-            + sum(between[a][b] for a, b in zip(order, order[1:]))
-            + to_root[order[-1]]
-            for order in permutations(range(count))
-        )
-        tree = (tour + 1) // 2
-    else:
-        nearest = min(to_root) + sum(
-            min([to_root[i]] + [between[i][j] for j in range(count) if j != i]) for i in range(count)
-        )
-        tree = max(max(to_root), (nearest + 1) // 2)
-    return max(tree, half_perimeter) + extra
+            r2, c2 = cells[j]
+            dr, dc = abs(r1 - r2), abs(c1 - c2)
+            direct = max(dr, dc) if chebyshev else dr + dc
+            between[i][j] = between[j][i] = min(direct, root[i] + root[j])
+    # Held-Karp: best[subset][last] = cheapest path from the root through subset, ending at last.
+    full = (1 << count) - 1
+    best = [[INFINITE] * count for _ in range(full + 1)]
+    for i in range(count):
+        best[1 << i][i] = root[i]
+    for subset in range(1, full + 1):
+        row = best[subset]
+        for last in range(count):
+            cost = row[last]
+            if cost == INFINITE:
+                continue
+            step = between[last]
+            for following in range(count):
+                bit = 1 << following
+                if subset & bit:
+                    continue
+                candidate = cost + step[following]
+                target_row = best[subset | bit]
+                if candidate < target_row[following]:
+                    target_row[following] = candidate
+    tour = min(best[full][last] + root[last] for last in range(count))
+    bound = (tour + 1) // 2
+    if len(memo) > 200_000:
+        memo.clear()
+    memo[key] = bound
+    return bound
 
 
-def _orthogonal_distances(board, occupied: int, uncovered: int, targets: list[Cell]) -> list[int]:
-    """Manhattan distance from the nearest placed tile to each target, by growing the tiles."""
-    distance = {}
-    grown, steps, pending = occupied, 0, uncovered
+INFINITE = 1 << 30
+
+
+def _orthogonal_distances(board, occupied: int, bits: list[int]) -> list[int]:
+    """Manhattan distance from the nearest placed tile to each target square, by growing the tiles."""
+    distance: dict[int, int] = {}
+    pending = 0
+    for bit in bits:
+        pending |= bit
+    grown, steps = occupied, 0
     while pending:
         hit = pending & grown
         if hit:
-            for cell in board.cells_of(hit):
-                distance[cell] = steps
             pending ^= hit
+            while hit:
+                low = hit & -hit
+                distance[low] = steps
+                hit ^= low
         grown = board.orthogonal(grown)
         steps += 1
-    return [distance[cell] for cell in targets]
+    return [distance[bit] for bit in bits]
 
 
 def _best_counts(problem, used: int) -> list[int]:

@@ -141,6 +141,34 @@ class CoverProblem(BlokusProblem):
         super().__init__(board, start, targets, **options)
 
 
+class TreeOrderCoverProblem(CoverProblem):
+    """The cover problem with its plans put in one canonical order; same optimal cost, far fewer moves.
+
+    In a cheapest cover every piece lies on the way to a target: the pieces
+    form a tree of corner contacts from the first one, and a leaf covering
+    no target could be taken away. Placing the pieces in depth-first order
+    of such a tree, each piece either touches the piece placed just before
+    it corner to corner or follows a piece that covered a target. So only
+    those moves are generated; the state remembers the last piece when it
+    covered no target: ``(occupied, used, last_mask)`` (``last_mask`` is 0
+    when any legal move may follow).
+    """
+
+    def __init__(self, board: Board, start: Cell = (0, 0), targets: tuple[Cell, ...] = ((0, 0),), **options):
+        super().__init__(board, start, targets, **options)
+        self._initial = (*self._initial[:2], 0)
+
+    def successors(self, state):
+        self.expanded += 1
+        occupied, used, last = state
+        board = self.board
+        within = board.diagonal(last) if last else -1
+        targets = self.target_mask
+        for move in board.legal_placements(occupied, used, self.start_bit, within):
+            follows = 0 if move.mask & targets else move.mask
+            yield move, (occupied | move.mask, used | 1 << move.piece, follows), move.size
+
+
 def make_problem(
     kind: str,
     pieces: PieceSet,
@@ -241,7 +269,8 @@ def mini_contest_search(
 ) -> StrategyResult:
     """The course's ``MiniContestSearch``: an optimal cover, found within ``budget`` seconds.
 
-    Runs A* with the admissible ``reach`` heuristic under the budget. If the
+    Runs A* with the admissible ``reach`` heuristic on the
+    :class:`TreeOrderCoverProblem` under the budget. If the
     budget runs out first, it falls back to :func:`closest_location_search`
     and says that the plan is not proven optimal.
     """
@@ -249,9 +278,10 @@ def mini_contest_search(
 
     limits = limits or Limits()
     time_limit = budget if limits.time_limit is None else min(budget, limits.time_limit)
-    before = problem.expanded
-    result = search(problem, "astar", reach, limits=replace(limits, time_limit=time_limit))
-    expanded = problem.expanded - before
+    ordered = TreeOrderCoverProblem(problem.board, problem.start, problem.targets)
+    result = search(ordered, "astar", reach, limits=replace(limits, time_limit=time_limit))
+    expanded = ordered.expanded
+    problem.expanded += expanded
     if result.solved or result.status is Status.UNSOLVABLE:
         return StrategyResult(result, expanded, result.solved, [result])
     fallback = closest_location_search(problem, limits)
