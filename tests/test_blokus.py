@@ -1,0 +1,333 @@
+"""The Blokus domain: piece files, move generation, the course's reference optima, heuristics."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import deque
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from heurist.domains.blokus import load_pieces, make_problem, parse_pieces
+from heurist.domains.blokus.heuristics import HEURISTICS, distance_estimate, reach
+from heurist.domains.blokus.pieces import orientations, parse_targets
+from heurist.domains.blokus.problems import (
+    CoverProblem,
+    TreeOrderCoverProblem,
+    closest_location_search,
+    mini_contest_search,
+)
+from heurist.errors import InputError
+from heurist.search import search
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "blokus"
+
+
+def problem(kind, pieces, size, start=(0, 0), targets=(), legacy=False):
+    return make_problem(kind, load_pieces(DATA / pieces), size, start, tuple(targets), legacy=legacy)
+
+
+# -- piece files ---------------------------------------------------------------------------
+
+
+def test_standard_set_has_91_orientations_as_the_course_counts():
+    pieces = load_pieces(DATA / "valid_pieces.txt")
+    counts = [len(piece.orientations) for piece in pieces.pieces]
+    assert counts == [1, 2, 2, 4, 2, 1, 8, 4, 4, 2, 8, 8, 8, 8, 4, 4, 4, 4, 1, 8, 4]
+    assert sum(counts) == 91
+    assert pieces.sizes == (1, 2, 3, 3, 4, 4, 4, 4, 4) + (5,) * 12
+
+
+@pytest.mark.parametrize(
+    "name, sizes",
+    [
+        ("small_set.txt", (1, 2, 3, 3, 4, 4, 4, 4, 4, 5, 5, 5, 5)),
+        ("tiny_set.txt", (2, 3, 3, 4, 5)),
+        ("tiny_set_2.txt", (3, 3, 4, 4, 5, 5)),
+    ],
+)
+def test_course_piece_files_load_by_path_and_by_bundled_name(name, sizes):
+    assert load_pieces(DATA / name).sizes == sizes
+    assert load_pieces(name).sizes == sizes
+    assert load_pieces(f"layouts/{name}").sizes == sizes
+
+
+def test_crlf_and_origin_marks_read_like_plain_tiles():
+    lf = parse_pieces("2\n1\nO#\n2\n#O\n 0\n", "lf.txt")
+    crlf = parse_pieces("2\r\n1\r\n##\r\n2\r\n##\r\n #\r\n", "crlf.txt")
+    assert [p.orientations for p in lf.pieces] == [p.orientations for p in crlf.pieces]
+
+
+def test_orientations_are_distinct_rotations_and_reflections():
+    l_tromino = ((0, 0), (1, 0), (1, 1))
+    assert len(orientations(l_tromino)) == 4
+    assert len(orientations(((0, 0), (0, 1), (0, 2), (0, 3), (0, 4)))) == 2
+    assert len(orientations(((0, 1), (1, 0), (1, 1), (1, 2), (2, 1)))) == 1
+
+
+@pytest.mark.parametrize(
+    "text, line, words",
+    [
+        ("x\n", 1, "number of pieces"),
+        ("3\n1\n#\n1\n##\n", 6, "count mismatch"),
+        ("1\n1\n   \n", 2, "no tiles"),
+        ("1\n2\n###\n###\n", 2, "6 tiles"),
+        ("1\n3\n#\n", 2, "announces 3 rows"),
+        ("1\n2\n#\n #\n", 2, "not one polyomino"),
+        ("1\nz\n#\n", 2, "number of rows"),
+    ],
+)
+def test_malformed_piece_files_name_the_line(text, line, words):
+    with pytest.raises(InputError) as error:
+        parse_pieces(text, "bad.txt")
+    assert error.value.line == line
+    assert words in error.value.message
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("[(2,2), (5, 5), (1, 4)]", ((2, 2), (5, 5), (1, 4))),
+        ("[(2,2),(5,5)]", ((2, 2), (5, 5))),
+        ("(3, 4)", ((3, 4),)),
+        ("((1,1),)", ((1, 1),)),
+    ],
+)
+def test_target_lists_parse_like_literal_eval(text, expected):
+    assert parse_targets(text) == expected
+
+
+@pytest.mark.parametrize("text", ["[(2,2), (5,", "[1, 2]", "[(1, 2, 3)]", "[(1.5, 2)]", "import os", "'ab'"])
+def test_bad_target_lists_are_input_errors(text):
+    with pytest.raises(InputError):
+        parse_targets(text)
+
+
+def test_start_and_targets_off_the_board_are_input_errors():
+    with pytest.raises(InputError, match="off the 6x6 board"):
+        problem("cover", "small_set.txt", (6, 6), (6, 0), [(1, 1)])
+    with pytest.raises(InputError, match=r"target \(2, 9\) is off"):
+        problem("cover", "small_set.txt", (6, 6), (0, 0), [(2, 9)])
+
+
+# -- move generation ---------------------------------------------------------------------------
+
+
+def naive_legal(problem, state):
+    """The course's check_move_valid, square by square, over every placement."""
+    occupied = set(problem.board.cells_of(state[0]))
+    legal = []
+    for move in problem.board.placements:
+        if state[1] >> move.piece & 1:
+            continue
+        if any(
+            cell in occupied or (r + dr, c + dc) in occupied
+            for cell in move.cells
+            for r, c in [cell]
+            for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+        ):
+            continue
+        if occupied:
+            connected = any(
+                (r + dr, c + dc) in occupied for r, c in move.cells for dr in (1, -1) for dc in (1, -1)
+            )
+        else:
+            connected = problem.start in move.cells
+        if connected:
+            legal.append(move)
+    return legal
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    rows=st.integers(3, 8),
+    cols=st.integers(3, 8),
+    legacy=st.booleans(),
+)
+def test_bitboard_moves_match_the_rules_square_by_square(seed, rows, cols, legacy):
+    rng = random.Random(seed)
+    start = (rng.randrange(rows), rng.randrange(cols))
+    instance = problem("fill", "small_set.txt", (rows, cols), start, legacy=legacy)
+    state = instance.initial_state
+    while True:
+        moves = instance.legal_moves(state)
+        assert [m.order for m in moves] == [m.order for m in naive_legal(instance, state)]
+        if not moves:
+            break
+        state = instance.apply(state, rng.choice(moves))
+
+
+def test_legacy_board_never_anchors_a_piece_in_the_last_row_or_column():
+    fixed = problem("fill", "valid_pieces.txt", (5, 5))
+    legacy = problem("fill", "valid_pieces.txt", (5, 5), legacy=True)
+    assert any(m.row == 4 for m in fixed.board.placements)
+    assert not any(m.row == 4 or m.col == 4 for m in legacy.board.placements)
+    assert len(legacy.board.placements) < len(fixed.board.placements)
+
+
+def breadth_first_count_testing_goals_when_popped(instance):
+    """The BFS most course submissions wrote: goal test on pop, visited set on push."""
+    state = instance.initial_state
+    frontier, seen = deque([state]), {state}
+    while frontier:
+        state = frontier.popleft()
+        if instance.is_goal(state):
+            return instance.expanded
+        for _, child, _ in instance.successors(state):
+            if child not in seen:
+                seen.add(child)
+                frontier.append(child)
+    raise AssertionError("no goal")
+
+
+@pytest.mark.parametrize("legacy, course_count", [(False, 3119), (True, 2114)])
+def test_state_space_reproduces_the_course_bfs_counts_for_tiny_fill(legacy, course_count):
+    # 3119: four independent 2022-2024 reports on the fixed board; 2114: a 2018 report on the old one.
+    instance = problem("fill", "tiny_set.txt", (4, 7), legacy=legacy)
+    assert breadth_first_count_testing_goals_when_popped(instance) == course_count
+
+
+# -- the course's reference optima -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("algorithm", ["dfs", "bfs"])
+def test_tiny_fill_uses_all_17_tiles(algorithm):
+    instance = problem("fill", "tiny_set.txt", (4, 7))
+    result = search(instance, algorithm)
+    assert result.solved and result.cost == 5
+    assert instance.score(result.states[-1]) == 17
+
+
+@pytest.mark.parametrize("algorithm, heuristic", [("bfs", "null"), ("ucs", "null"), ("astar", "null"), ("astar", "reach")])
+def test_tiny_set_2_corners_6x6_costs_17(algorithm, heuristic):
+    instance = problem("corners", "tiny_set_2.txt", (6, 6))
+    result = search(instance, algorithm, HEURISTICS[heuristic])
+    assert result.solved and instance.score(result.states[-1]) == 17
+    final = result.states[-1][0]
+    assert all(final & instance.board.bit(*corner) for corner in [(0, 5), (5, 0), (5, 5)])
+
+
+@pytest.mark.parametrize("algorithm", ["ucs", "astar"])
+def test_small_set_corners_5x5_costs_13(algorithm):
+    result = search(problem("corners", "small_set.txt", (5, 5)), algorithm, reach)
+    assert result.cost == 13
+
+
+def test_tiny_set_2_corners_8x8_costs_24():
+    assert search(problem("corners", "tiny_set_2.txt", (8, 8)), "astar", reach).cost == 24
+
+
+COVER_6 = ((3, 3), [(2, 2), (5, 5), (1, 4)])
+COVER_10 = ((3, 3), [(2, 2), (5, 5), (6, 7)])
+SUB_1 = ((7, 7), [(5, 5), (8, 8), (4, 9)])
+SUB_2 = ((5, 5), [(3, 4), (6, 6), (7, 5)])
+
+
+@pytest.mark.parametrize("legacy, cost", [(False, 7), (True, 8)])
+def test_small_set_cover_6x6_costs_7_and_8_on_the_legacy_board(legacy, cost):
+    instance = problem("cover", "small_set.txt", (6, 6), *COVER_6, legacy=legacy)
+    assert search(instance, "astar", reach).cost == cost
+
+
+def test_small_set_cover_10x10_costs_8():
+    assert search(problem("cover", "small_set.txt", (10, 10), *COVER_10), "astar", reach).cost == 8
+
+
+@pytest.mark.parametrize("start_and_targets, optimum", [(SUB_1, 8), (SUB_2, 6)])
+def test_optimal_covers_behind_the_sub_optimal_commands(start_and_targets, optimum):
+    instance = problem("cover", "valid_pieces.txt", (10, 10), *start_and_targets)
+    assert search(instance, "astar", reach).cost == optimum
+    assert mini_contest_search(instance, budget=60).result.cost == optimum
+
+
+@pytest.mark.parametrize("start_and_targets", [SUB_1, SUB_2])
+def test_sub_optimal_returns_a_legal_cover_no_worse_than_the_course(start_and_targets):
+    instance = problem("cover", "valid_pieces.txt", (10, 10), *start_and_targets)
+    outcome = closest_location_search(instance)
+    state = instance.initial_state
+    for move in outcome.result.actions:
+        state = instance.apply(state, move)  # raises if a move is illegal
+    assert instance.is_goal(state)
+    assert instance.score(state) == outcome.result.cost <= 9
+    # the course sums the sub-searches' counts; A* calls successors for every expansion but the goal's
+    assert outcome.expanded == sum(part.statistics.expansions - 1 for part in outcome.searches)
+
+
+# -- heuristics -----------------------------------------------------------------------------------
+
+
+SMALL_PIECES = parse_pieces("6\n1\n#\n1\n##\n2\n##\n#\n1\n###\n2\n###\n #\n2\n##\n ##\n", "small.txt")
+"""Monomino, domino, both trominoes, T and Z tetrominoes: small pieces, where estimates go wrong."""
+
+
+def random_cover_instances(count, seed):
+    """Small cover instances from random playouts, with the optimum from uniform-cost search."""
+    rng = random.Random(seed)
+    cases = []
+    while len(cases) < count:
+        base = make_problem("cover", SMALL_PIECES, (6, 6), (rng.randrange(6), rng.randrange(6)), ((0, 0),))
+        state = base.initial_state
+        for _ in range(rng.randrange(0, 3)):
+            moves = base.legal_moves(state)
+            state = base.apply(state, rng.choice(moves))
+        free = [cell for cell in base.board.cells_of(base.board.full & ~state[0])]
+        targets = tuple(rng.sample(free, rng.randrange(1, 4)))
+        instance = CoverProblem(base.board, base.start, targets, initial=state)
+        result = search(instance, "ucs")
+        cases.append((instance, state, result.cost if result.solved else math.inf))
+    return cases
+
+
+def test_reach_never_overestimates_on_random_cover_instances():
+    for instance, state, optimum in random_cover_instances(60, seed=7):
+        assert reach(state, instance) <= optimum
+
+
+def test_reach_dead_ends_are_real():
+    base = make_problem("cover", SMALL_PIECES, (6, 6), (0, 0), ((5, 5),))
+    domino = next(m for m in base.legal_moves(base.initial_state) if set(m.cells) == {(0, 0), (0, 1)})
+    state = base.apply(base.initial_state, domino)
+    touching = CoverProblem(base.board, (0, 0), ((0, 2),), initial=state)  # edge-adjacent to (0, 1)
+    assert reach(state, touching) == math.inf
+    assert not search(touching, "ucs").solved
+
+
+def test_the_write_up_estimate_overestimates_so_it_is_not_admissible():
+    # A Z-tetromino on (0,0) (1,0) (1,1) (2,1); target (4,0) is "in line" with (1,0) at distance 3,
+    # so the estimate says 4, yet a domino on (3,0)-(4,0) covers it for 2.
+    pieces = load_pieces(DATA / "small_set.txt")
+    base = make_problem("cover", pieces, (6, 6), (0, 0), ((4, 0),))
+    first = next(
+        m for m in base.legal_moves(base.initial_state) if set(m.cells) == {(0, 0), (1, 0), (1, 1), (2, 1)}
+    )
+    state = base.apply(base.initial_state, first)
+    after = CoverProblem(base.board, (0, 0), ((4, 0),), initial=state)
+    assert distance_estimate(state, after) == 4
+    assert search(after, "ucs").cost == 2
+    assert reach(state, after) <= 2
+
+
+def test_course_heuristic_names_are_aliases():
+    assert HEURISTICS.resolve("null_heuristic") is HEURISTICS["null"]
+    assert HEURISTICS.resolve("blokus_corners_heuristic") is HEURISTICS["corners"]
+    assert HEURISTICS.resolve("blokus_cover_heuristic") is HEURISTICS["cover"]
+    with pytest.raises(InputError, match="unknown heuristic"):
+        HEURISTICS.resolve("blokus_magic_heuristic")
+
+
+def test_fill_heuristic_counts_pieces_in_hand():
+    instance = problem("fill", "tiny_set.txt", (4, 7))
+    assert reach(instance.initial_state, instance) == 5
+    result = search(instance, "astar", reach)
+    assert result.cost == 5
+
+
+def test_tree_order_keeps_the_optimum_on_random_instances():
+    for instance, state, optimum in random_cover_instances(30, seed=11):
+        ordered = TreeOrderCoverProblem(instance.board, instance.start, instance.targets, initial=state)
+        result = search(ordered, "astar", reach)
+        assert (result.cost if result.solved else math.inf) == optimum
