@@ -101,34 +101,37 @@ def deadlock(state: State, problem: BlocksWorld) -> int:
     is a lower bound on the number of moves (Gupta & Nau 1992 for the
     unlimited table; the argument never uses the table's size, so it holds
     for any number of stacks). The minimum set is computed exactly: the
-    graphs are small, split into strongly connected parts and cached.
+    graphs are small; their cyclic cores are reduced, branched on and cached.
     Consistency is not proved; the tests check it on every edge of complete
     small state spaces, and the search reopens states in any case, so A*
     stays optimal either way.
     """
-    bit = problem.bit
-    goal_state = problem.goal_state
+    memo = problem.heuristic_memo.get("deadlock")
+    if memo is None:
+        memo = problem.heuristic_memo["deadlock"] = [{} for _ in problem.goal_state]
     misplaced = 0
     prefixes = []
     in_stack = []  # per stack: mask of its misplaced blocks
     above: dict[str, int] = {}  # misplaced block -> mask of the blocks now above it
-    for current, goal in zip(state, goal_state):
-        length = _common_prefix(current, goal)
+    for current, stack_memo, goal in zip(state, memo, problem.goal_state):
+        known = stack_memo.get(current)
+        if known is None:
+            known = stack_memo[current] = _stack_summary(current, goal, problem.bit)
+            if len(stack_memo) > _MEMO_LIMIT:
+                stack_memo.clear()
+        length, mask, pairs = known
         prefixes.append(length)
-        mask = 0
-        for block in reversed(current[length:]):
-            above[block] = mask
-            mask |= bit[block]
         in_stack.append(mask)
-        misplaced += len(current) - length
+        above.update(pairs)
+        misplaced += len(pairs)
     if misplaced == 0:
         return 0
 
+    bit = problem.bit
     twice = 0  # blocks that wait for themselves
     waits: list[tuple[int, int]] = []  # (block, mask of the blocks it waits for)
-    for stack, goal in enumerate(goal_state):
-        blockers = in_stack[stack]
-        for block in goal[prefixes[stack]:]:
+    for length, blockers, goal in zip(prefixes, in_stack, problem.goal_state):
+        for block in goal[length:]:
             node = bit[block]
             if blockers & node:
                 twice |= node
@@ -141,6 +144,20 @@ def deadlock(state: State, problem: BlocksWorld) -> int:
     return misplaced + extra
 
 
+_MEMO_LIMIT = 500_000
+
+
+def _stack_summary(current: str, goal: str, bit: dict[str, int]) -> tuple[int, int, tuple]:
+    """(correct prefix length, mask of the misplaced blocks, ((block, mask above it), ...))."""
+    length = _common_prefix(current, goal)
+    mask = 0
+    pairs = []
+    for block in reversed(current[length:]):
+        pairs.append((block, mask))
+        mask |= bit[block]
+    return length, mask, tuple(pairs)
+
+
 def _bits(mask: int):
     while mask:
         low = mask & -mask
@@ -148,26 +165,7 @@ def _bits(mask: int):
         mask ^= low
 
 
-def _acyclic_core(alive: int, successors: dict[int, int]) -> int:
-    """Strip nodes with no successor or no predecessor among ``alive`` until none is left.
-
-    What remains is empty exactly when the graph on ``alive`` has no cycle.
-    """
-    while alive:
-        has_predecessor = 0
-        for node in _bits(alive):
-            has_predecessor |= successors[node]
-        keep = 0
-        for node in _bits(alive):
-            if successors[node] & alive and has_predecessor & node:
-                keep |= node
-        if keep == alive:
-            return alive
-        alive = keep
-    return 0
-
-
-_FVS_CACHE: dict[tuple[int, ...], int] = {}
+_FVS_CACHE: dict[tuple, int] = {}
 _FVS_CACHE_LIMIT = 200_000
 
 
@@ -176,23 +174,29 @@ def _minimum_feedback_vertex_set(waits: list[tuple[int, int]], removed: int) -> 
 
     ``waits`` lists (node, successor mask) with one bit per node; nodes in
     ``removed`` are already gone. Nodes missing from ``waits`` have no
-    successors, so they lie on no cycle and are dropped.
+    successors, so they lie on no cycle and are dropped. First the nodes with
+    no predecessor or no successor are stripped until none is left; what
+    remains (the graph's cyclic core) is solved exactly and cached.
     """
-    alive = 0
-    for node, _ in waits:
-        alive |= node
-    alive &= ~removed
-    successors = {node: targets & alive for node, targets in waits if node & alive}
-    core = _acyclic_core(alive, successors)
-    if not core:
-        return 0
-    graph = {node: successors[node] & core for node in _bits(core)}
-    key = tuple(graph.values()) + (core,)
+    pairs = waits
+    while True:
+        alive = targets = 0
+        for node, successors in pairs:
+            alive |= node
+            targets |= successors
+        targets &= ~removed
+        kept = [(node, successors) for node, successors in pairs if node & targets and successors & alive]
+        if not kept:
+            return 0
+        if len(kept) == len(pairs):
+            break
+        pairs = kept
+    key = tuple([(node, successors & alive) for node, successors in pairs])
     cached = _FVS_CACHE.get(key)
     if cached is None:
         if len(_FVS_CACHE) >= _FVS_CACHE_LIMIT:
             _FVS_CACHE.clear()
-        cached = _FVS_CACHE[key] = _solve_fvs(graph)
+        cached = _FVS_CACHE[key] = _solve_fvs(dict(key))
     return cached
 
 

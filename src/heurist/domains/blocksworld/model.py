@@ -66,6 +66,8 @@ class BlocksWorld:
             for height, block in enumerate(tower):
                 self.goal_stack[block] = stack
                 self.goal_height[block] = height
+        self.heuristic_memo: dict[str, object] = {}
+        """Per-instance tables that heuristics build lazily (keyed by heuristic name)."""
         self._pairs = [
             (source, target)
             for source in range(self.stack_count)
