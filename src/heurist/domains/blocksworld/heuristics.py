@@ -158,11 +158,18 @@ def _stack_summary(current: str, goal: str, bit: dict[str, int]) -> tuple[int, i
     return length, mask, tuple(pairs)
 
 
-def _bits(mask: int):
-    while mask:
-        low = mask & -mask
-        yield low
-        mask ^= low
+def _bit_table(shift: int) -> list[tuple[int, ...]]:
+    return [tuple(1 << (i + shift) for i in range(_HALF) if m >> i & 1) for m in range(1 << _HALF)]
+
+
+_HALF = 13  # blocks are letters: 26 bits, looked up in two halves
+_LOW_BITS = _bit_table(0)
+_HIGH_BITS = _bit_table(_HALF)
+
+
+def _bits(mask: int) -> tuple[int, ...]:
+    """The one-bit masks making up ``mask`` (at most 26 bits), lowest first."""
+    return _LOW_BITS[mask & 0x1FFF] + _HIGH_BITS[mask >> _HALF]
 
 
 _FVS_CACHE: dict[tuple, int] = {}
@@ -194,10 +201,15 @@ def _minimum_feedback_vertex_set(waits: list[tuple[int, int]], removed: int) -> 
     key = tuple([(node, successors & alive) for node, successors in pairs])
     cached = _FVS_CACHE.get(key)
     if cached is None:
-        if len(_FVS_CACHE) >= _FVS_CACHE_LIMIT:
-            _FVS_CACHE.clear()
-        cached = _FVS_CACHE[key] = _solve_fvs(dict(key))
+        cached = _solve_fvs(dict(key))
+        _remember(key, cached)
     return cached
+
+
+def _remember(key: tuple, size: int) -> None:
+    if len(_FVS_CACHE) >= _FVS_CACHE_LIMIT:
+        _FVS_CACHE.clear()
+    _FVS_CACHE[key] = size
 
 
 def _solve_fvs(graph: dict[int, int]) -> int:
@@ -213,60 +225,74 @@ def _solve_fvs(graph: dict[int, int]) -> int:
       bypass it, linking its predecessors straight to its successors.
 
     Then branch on the node with the most edges: either it joins the set, or
-    it stays out and is bypassed.
+    it stays out and is bypassed. Reduced subgraphs are cached.
     """
-    graph = dict(graph)
-    forced = 0
-    while graph:
-        predecessors = dict.fromkeys(graph, 0)
-        for node, targets in graph.items():
-            for target in _bits(targets):
-                predecessors[target] |= node
-        changed = False
-        for node in list(graph):
-            targets = graph[node]
-            sources = predecessors[node]
-            if targets & node:
-                forced += 1
-                _drop(graph, node)
-                changed = True
-                break
-            if not targets or not sources:
-                _drop(graph, node)
-                changed = True
-                break
-            if targets & (targets - 1) == 0 or sources & (sources - 1) == 0:
-                _bypass(graph, node, sources)
-                changed = True
-                break
-        if not changed:
-            break
-    if not graph:
-        return forced
     predecessors = dict.fromkeys(graph, 0)
     for node, targets in graph.items():
         for target in _bits(targets):
             predecessors[target] |= node
-    pivot = max(graph, key=lambda node: graph[node].bit_count() + predecessors[node].bit_count())
-    without = dict(graph)
-    _drop(without, pivot)
-    best = 1 + _solve_fvs(without)
-    kept = dict(graph)
-    _bypass(kept, pivot, predecessors[pivot])
-    return forced + min(best, _solve_fvs(kept))
+    return _branch(dict(graph), predecessors)
 
 
-def _drop(graph: dict[int, int], node: int) -> None:
-    del graph[node]
-    for other in graph:
-        graph[other] &= ~node
+def _branch(graph: dict[int, int], predecessors: dict[int, int]) -> int:
+    forced = _reduce(graph, predecessors)
+    if not graph:
+        return forced
+    key = tuple(sorted(graph.items()))
+    cached = _FVS_CACHE.get(key)
+    if cached is None:
+        pivot = max(graph, key=lambda node: graph[node].bit_count() + predecessors[node].bit_count())
+        without, without_predecessors = dict(graph), dict(predecessors)
+        _remove(without, without_predecessors, pivot)
+        cached = 1 + _branch(without, without_predecessors)
+        if cached > 1:  # the other branch can only tie a set of one
+            _bypass(graph, predecessors, pivot)
+            cached = min(cached, _branch(graph, predecessors))
+        _remember(key, cached)
+    return forced + cached
 
 
-def _bypass(graph: dict[int, int], node: int, sources: int) -> None:
-    """Remove ``node``, giving each predecessor the node's successors (self-loops may appear)."""
+def _reduce(graph: dict[int, int], predecessors: dict[int, int]) -> int:
+    """Apply the reductions in place until none fits; return the number of forced nodes."""
+    forced = 0
+    pending = list(graph)
+    while pending:
+        node = pending.pop()
+        targets = graph.get(node)
+        if targets is None:
+            continue
+        sources = predecessors[node]
+        if targets & node:
+            forced += 1
+            pending.extend(_bits(_remove(graph, predecessors, node)))
+        elif not targets or not sources:
+            pending.extend(_bits(_remove(graph, predecessors, node)))
+        elif targets & (targets - 1) == 0 or sources & (sources - 1) == 0:
+            pending.extend(_bits(_bypass(graph, predecessors, node)))
+    return forced
+
+
+def _remove(graph: dict[int, int], predecessors: dict[int, int], node: int) -> int:
+    """Delete ``node`` and its edges; return the mask of its former neighbours."""
     targets = graph.pop(node) & ~node
-    for source in _bits(sources & ~node):
-        graph[source] = (graph[source] & ~node) | targets
+    sources = predecessors.pop(node) & ~node
+    for target in _bits(targets):
+        predecessors[target] &= ~node
+    for source in _bits(sources):
+        graph[source] &= ~node
+    return targets | sources
+
+
+def _bypass(graph: dict[int, int], predecessors: dict[int, int], node: int) -> int:
+    """Delete ``node`` (which has no self-loop), linking each predecessor to each successor."""
+    targets = graph[node]
+    sources = predecessors[node]
+    _remove(graph, predecessors, node)
+    for source in _bits(sources):
+        graph[source] |= targets
+    for target in _bits(targets):
+        predecessors[target] |= sources
+    return targets | sources
 
 
 @HEURISTICS.register("h6", aliases=("H6",))
