@@ -145,13 +145,19 @@ def parse_board(rows: list[_Row] | list[str], notation: str, source: str = "<str
                 taken[r][c] = True
                 masks[SINGLE] |= 1 << geometry.index(r, c)
             elif kind == HORIZONTAL:
-                if char == ">":
+                if notation != "chars":
+                    claim(HORIZONTAL, r, c, [(r, c), (r, c + 1)], f"'{char}' must pair with the cell to its right")
+                elif char == ">":
                     fail("broken piece: '>' without '<' on its left", r, c)
-                claim(HORIZONTAL, r, c, [(r, c), (r, c + 1)], "'<' must be followed by '>'", ">")
+                else:
+                    claim(HORIZONTAL, r, c, [(r, c), (r, c + 1)], "'<' must be followed by '>'", ">")
             elif kind == VERTICAL:
-                if char == "v":
+                if notation != "chars":
+                    claim(VERTICAL, r, c, [(r, c), (r + 1, c)], f"'{char}' must pair with the cell below it")
+                elif char == "v":
                     fail("broken piece: 'v' without '^' above it", r, c)
-                claim(VERTICAL, r, c, [(r, c), (r + 1, c)], "'^' must have 'v' below it", "v")
+                else:
+                    claim(VERTICAL, r, c, [(r, c), (r + 1, c)], "'^' must have 'v' below it", "v")
             else:  # V1 input digit 2-6: one 1x2 piece, orientation from its partner
                 if c + 1 < width and grid[r][c + 1] == char and not taken[r][c + 1]:
                     claim(HORIZONTAL, r, c, [(r, c), (r, c + 1)], "")

@@ -54,3 +54,11 @@ class KlotskiProblem:
 
     def with_metric(self, metric: str) -> KlotskiProblem:
         return KlotskiProblem(self.geometry, self.initial_state, self.goal_state, metric, self.name)
+
+    def first_illegal_step(self, states: list[int]) -> int | None:
+        """Replay a sequence of states: the 1-based number of the first step that is not
+        one legal move under this problem's metric, or None if every step is legal."""
+        for number, (before, after) in enumerate(zip(states, states[1:]), start=1):
+            if not any(child == after for _, child, _ in self.successors(before)):
+                return number
+        return None

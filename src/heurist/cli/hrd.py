@@ -1,0 +1,95 @@
+"""``heurist hrd``: a drop-in for the CSC384 Hua Rong Dao ``hrd.py``.
+
+Both course command lines work unchanged:
+
+* V2/V3 (2023-2025): ``heurist hrd --algo astar|dfs --inputfile IN --outputfile OUT``
+* V1 (Fall 2022):    ``heurist hrd IN DFS_OUT ASTAR_OUT`` (one run writes both files)
+
+The output follows the input's variant: V1 files get the ``Cost of the
+solution`` line and the V1 digits; V2 and V3 files get the boards; an
+unsolvable puzzle gets ``No solution``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from heurist.cli.common import (
+    EXIT_LIMIT,
+    EXIT_STATUS_HELP,
+    add_limit_arguments,
+    format_statistics,
+    limits_from,
+    write_atomically,
+)
+from heurist.domains.klotski import HEURISTICS, problem_from_puzzle
+from heurist.domains.klotski.formats import format_solution, read_puzzle
+from heurist.errors import InputError
+from heurist.search import Status, search
+
+ORDER = 30
+
+EXAMPLES = """examples:
+  heurist hrd --algo astar --inputfile testhrd_hard1.txt --outputfile hard1_astar.txt
+  heurist hrd --algo dfs --inputfile hard2.txt --outputfile hard2_dfs.txt
+  heurist hrd hrd_input0.txt hrd_dfs.txt hrd_output0.txt
+"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "hrd",
+        help="the CSC384 Hua Rong Dao solver's command line (hrd.py)",
+        description=__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EXAMPLES + "\n" + EXIT_STATUS_HELP,
+    )
+    parser.add_argument("files", nargs="*", metavar="FILE", help="V1 form: INPUT DFS_OUTPUT ASTAR_OUTPUT")
+    parser.add_argument("--algo", choices=["astar", "dfs"], help="V2/V3 form: the algorithm")
+    parser.add_argument("--inputfile", metavar="IN", help="V2/V3 form: the puzzle")
+    parser.add_argument("--outputfile", metavar="OUT", help="V2/V3 form: where to write the solution")
+    parser.add_argument(
+        "--heuristic",
+        "-H",
+        default="pdb",
+        metavar="NAME",
+        help=f"A*'s heuristic: {', '.join(HEURISTICS.names())}, or FILE.py:FUNCTION (default: pdb)",
+    )
+    parser.add_argument("--verbose", "-v", action="store_true", help="print the statistics to stderr")
+    add_limit_arguments(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    flags = [args.algo, args.inputfile, args.outputfile]
+    if args.files:
+        if any(flag is not None for flag in flags) or len(args.files) != 3:
+            raise InputError("give either INPUT DFS_OUTPUT ASTAR_OUTPUT, or --algo, --inputfile and --outputfile", "hrd")
+        source, dfs_out, astar_out = args.files
+        jobs = [("dfs", dfs_out), ("astar", astar_out)]
+    else:
+        if any(flag is None for flag in flags):
+            raise InputError("the arguments --algo, --inputfile and --outputfile are required", "hrd")
+        source = args.inputfile
+        jobs = [(args.algo, args.outputfile)]
+    puzzle = read_puzzle(source)
+    heuristic = HEURISTICS.resolve(args.heuristic)
+    outputs = []
+    status = 0
+    for algorithm, destination in jobs:
+        problem = problem_from_puzzle(puzzle)
+        result = search(problem, algorithm, heuristic if algorithm == "astar" else HEURISTICS["zero"],
+                        limits=limits_from(args))
+        if args.verbose:
+            print(f"{algorithm} -> {destination}\n{format_statistics(result)}", file=sys.stderr)
+        if result.status is Status.LIMIT_REACHED:
+            print(f"heurist: {source}: {algorithm} stopped at its {result.limit} limit; "
+                  f"{destination} not written", file=sys.stderr)
+            status = EXIT_LIMIT
+            continue
+        states = result.states if result.solved else None
+        outputs.append((destination, format_solution(puzzle.geometry, states, puzzle.variant, result.cost)))
+    for destination, text in outputs:
+        write_atomically(destination, text)
+    return status
