@@ -65,13 +65,13 @@ def distance_estimate(state, problem) -> float:
 
 @HEURISTICS.register("corners", aliases=("blokus_corners_heuristic",))
 def corners(state, problem) -> float:
-    """Write-up distance estimate over the corners (not admissible; see distance_estimate)."""
+    """The write-ups' adjusted Manhattan distances to the corners, summed (not admissible)."""
     return distance_estimate(state, problem)
 
 
 @HEURISTICS.register("cover", aliases=("blokus_cover_heuristic",))
 def cover(state, problem) -> float:
-    """Write-up distance estimate over the targets (not admissible; see distance_estimate)."""
+    """The write-ups' adjusted Manhattan distances to the targets, summed (not admissible)."""
     return distance_estimate(state, problem)
 
 
