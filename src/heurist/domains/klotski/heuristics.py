@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import math
 from collections import deque
+from collections.abc import Callable
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -270,19 +271,35 @@ class PatternDatabase:
         return self.distance.get(state & self.mask, math.inf)
 
 
-def _pattern_databases(problem: KlotskiProblem) -> list[PatternDatabase]:
-    databases = problem.tables.get("pdb")
-    if databases is None:
-        databases = []
-        if manhattan(problem.initial_state, problem) < math.inf:  # else the goal is unreachable anyway
-            for kept, counted in (
-                ((BIG, VERTICAL, HORIZONTAL), (BIG, VERTICAL, HORIZONTAL)),
-                ((BIG, SINGLE), (SINGLE,)),
-            ):
-                with contextlib.suppress(OverflowError):
-                    databases.append(PatternDatabase(problem, kept, counted))
-        problem.tables["pdb"] = databases
-    return databases
+def _pattern_databases(problem: KlotskiProblem) -> Callable[[int], float]:
+    """Build both pattern databases and return the function that sums them (cached per problem)."""
+    evaluate = problem.tables.get("pdb")
+    if evaluate is not None:
+        return evaluate
+    databases = []
+    if manhattan(problem.initial_state, problem) < math.inf:  # else the goal is unreachable anyway
+        for kept, counted in (
+            ((BIG, VERTICAL, HORIZONTAL), (BIG, VERTICAL, HORIZONTAL)),
+            ((BIG, SINGLE), (SINGLE,)),
+        ):
+            with contextlib.suppress(OverflowError):
+                databases.append(PatternDatabase(problem, kept, counted))
+    exit_goal = problem.goal_state is None
+    if len(databases) == 2 and databases[0].counted >= {BIG} and exit_goal:
+        # PDB A moves the 2x2 piece one cell per move, so A >= Manhattan distance already.
+        (table_a, mask_a), (table_b, mask_b) = [(d.distance, d.mask) for d in databases]
+
+        def evaluate(state: int) -> float:
+            return table_a.get(state & mask_a, math.inf) + table_b.get(state & mask_b, math.inf)
+    else:
+
+        def evaluate(state: int) -> float:
+            total = sum(database(state) for database in databases)
+            distance = manhattan(state, problem)
+            return total if total > distance else distance
+
+    problem.tables["pdb"] = evaluate
+    return evaluate
 
 
 @HEURISTICS.register("pdb", aliases=("additive-pdb",))
@@ -308,11 +325,8 @@ def pdb(state: int, problem: KlotskiProblem) -> float:
     metrics. A pattern database whose abstract space exceeds
     ``PDB_MAX_STATES`` states is not built and contributes 0.
     """
-    total = 0
-    for database in _pattern_databases(problem):
-        total += database(state)
-    distance = manhattan(state, problem)
-    return total if total > distance else distance
+    evaluate = problem.tables.get("pdb") or _pattern_databases(problem)
+    return evaluate(state)
 
 
 pdb.prepare = _pattern_databases  # build the tables before the search clock starts
