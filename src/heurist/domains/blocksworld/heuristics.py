@@ -140,7 +140,14 @@ def deadlock(state: State, problem: BlocksWorld) -> int:
             blockers |= above[block]
     extra = twice.bit_count()
     if waits:
-        extra += _minimum_feedback_vertex_set(waits, twice)
+        key = (twice, *waits)
+        known = _GRAPH_CACHE.get(key)
+        if known is None:
+            known = _minimum_feedback_vertex_set(waits, twice)
+            if len(_GRAPH_CACHE) >= _FVS_CACHE_LIMIT:
+                _GRAPH_CACHE.clear()
+            _GRAPH_CACHE[key] = known
+        extra += known
     return misplaced + extra
 
 
@@ -172,7 +179,8 @@ def _bits(mask: int) -> tuple[int, ...]:
     return _LOW_BITS[mask & 0x1FFF] + _HIGH_BITS[mask >> _HALF]
 
 
-_FVS_CACHE: dict[tuple, int] = {}
+_FVS_CACHE: dict[tuple, int] = {}  # cyclic core -> minimum feedback vertex set size
+_GRAPH_CACHE: dict[tuple, int] = {}  # (self-waiting blocks, *waits) as built -> the same
 _FVS_CACHE_LIMIT = 200_000
 
 
