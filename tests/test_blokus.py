@@ -331,3 +331,20 @@ def test_tree_order_keeps_the_optimum_on_random_instances():
         ordered = TreeOrderCoverProblem(instance.board, instance.start, instance.targets, initial=state)
         result = search(ordered, "astar", reach)
         assert (result.cost if result.solved else math.inf) == optimum
+
+
+def test_instance_section_after_the_pieces_sets_the_puzzle():
+    text = "1\n1\n#\n\n# heurist blokus instance\npuzzle: cover\nboard: 3 4\nstart: 1 2\ntargets: [(1, 2)]\n"
+    instance = parse_pieces(text, "inst.txt").instance
+    assert (instance.puzzle, instance.board_size, instance.start, instance.targets) == ("cover", (3, 4), (1, 2), ((1, 2),))
+    assert parse_pieces("1\n1\n#\nanything after the pieces\n", "plain.txt").instance.puzzle is None
+
+
+@pytest.mark.parametrize(
+    "section, words",
+    [("puzzle: sideways", "unknown puzzle"), ("board: 3", "cannot read board"), ("colour: red", "expected 'puzzle:'")],
+)
+def test_bad_instance_sections_name_the_line(section, words):
+    with pytest.raises(InputError) as error:
+        parse_pieces(f"1\n1\n#\n# heurist blokus instance\n{section}\n", "inst.txt")
+    assert error.value.line == 5 and words in error.value.message

@@ -155,6 +155,7 @@ def parse_pieces(text: str, source: str | Path) -> PieceSet:
     return PieceSet(name=Path(source).name, pieces=tuple(pieces), instance=instance)
 
 
+INSTANCE_PUZZLES = ("fill", "corners", "cover")
 INSTANCE_HEADER = "# heurist blokus instance"
 """First line of the optional instance section that may follow the pieces."""
 
@@ -179,6 +180,12 @@ def parse_instance(lines: list[str], source: str | Path, first_line: int) -> Ins
             raise InputError(f"expected 'puzzle:', 'board:', 'start:' or 'targets:', got {line.strip()!r}", source, offset)
         try:
             if key == "puzzle":
+                if value.strip() not in INSTANCE_PUZZLES:
+                    raise InputError(
+                        f"unknown puzzle {value.strip()!r}; choose one of {', '.join(INSTANCE_PUZZLES)}",
+                        source,
+                        offset,
+                    )
                 values[key] = value.strip()
             elif key == "targets":
                 values[key] = parse_targets(value, source, offset)
@@ -187,6 +194,8 @@ def parse_instance(lines: list[str], source: str | Path, first_line: int) -> Ins
                 if len(numbers) != 2:
                     raise ValueError
                 values["board_size" if key == "board" else key] = numbers
+        except InputError:
+            raise
         except ValueError:
             raise InputError(f"cannot read {key}: {value.strip()!r}", source, offset) from None
     return Instance(**values)
