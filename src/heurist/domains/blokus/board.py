@@ -66,6 +66,7 @@ class Board:
         self.full = 0
         for row in range(rows):
             self.full |= ((1 << cols) - 1) << (row * self.stride)
+        self._balls: dict[int, list[int]] = {}
         self.placements = self._all_placements()
         # by_square[bit][piece] -> the placements of that piece covering that square
         self.by_square: list[list[list[Placement]]] = [
@@ -101,6 +102,20 @@ class Board:
             cells.append(divmod(index, self.stride))
             mask ^= low
         return cells
+
+    def cell_at(self, bit: int) -> Cell:
+        """The (row, col) square of a one-bit mask."""
+        return divmod(bit.bit_length() - 1, self.stride)
+
+    def manhattan_balls(self, bit: int) -> list[int]:
+        """Masks of the squares within Manhattan distance 0, 1, 2... of a square, cached."""
+        balls = self._balls.get(bit)
+        if balls is None:
+            balls = [bit & self.full]
+            while balls[-1] != self.full:
+                balls.append(self.orthogonal(balls[-1]))
+            self._balls[bit] = balls
+        return balls
 
     @property
     def corners(self) -> tuple[Cell, Cell, Cell]:

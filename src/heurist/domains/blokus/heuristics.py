@@ -144,7 +144,7 @@ def _needs(state, problem, target_mask: int, guard_mask: int = 0) -> tuple[int, 
     if not uncovered:
         return 0, 0
     bits = sorted(king_root)
-    targets = [problem.board.cells_of(bit)[0] for bit in bits]
+    targets = [board.cell_at(bit) for bit in bits]
     if occupied:
         manhattan_root = _orthogonal_distances(board, occupied, bits)
         extra = 0
@@ -171,7 +171,7 @@ def _tree_bound(problem, metric: int, bits: list[int], root: list[int], *, cheby
     known = memo.get(key)
     if known is not None:
         return known
-    cells = [problem.board.cells_of(bit)[0] for bit in bits]
+    cells = [problem.board.cell_at(bit) for bit in bits]
     between = [[0] * count for _ in range(count)]
     for i, (r1, c1) in enumerate(cells):
         for j in range(i + 1, count):
@@ -211,23 +211,14 @@ INFINITE = 1 << 30
 
 
 def _orthogonal_distances(board, occupied: int, bits: list[int]) -> list[int]:
-    """Manhattan distance from the nearest placed tile to each target square, by growing the tiles."""
-    distance: dict[int, int] = {}
-    pending = 0
+    """Manhattan distance from the nearest placed tile to each target square."""
+    distances = []
     for bit in bits:
-        pending |= bit
-    grown, steps = occupied, 0
-    while pending:
-        hit = pending & grown
-        if hit:
-            pending ^= hit
-            while hit:
-                low = hit & -hit
-                distance[low] = steps
-                hit ^= low
-        grown = board.orthogonal(grown)
-        steps += 1
-    return [distance[bit] for bit in bits]
+        for distance, ball in enumerate(board.manhattan_balls(bit)):
+            if ball & occupied:
+                distances.append(distance)
+                break
+    return distances
 
 
 def _best_counts(problem, used: int) -> list[int]:

@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from heurist.domains.blokus.board import Board, Placement
+from heurist.domains.blokus.heuristics import reach, target_bound
 from heurist.domains.blokus.pieces import Cell, PieceSet
 from heurist.errors import InputError
 from heurist.search import Limits, SearchResult, Statistics, Status, search
@@ -235,8 +236,6 @@ def closest_location_search(problem: BlokusProblem, limits: Limits | None = None
     The expanded count is the sum over the sub-searches, as the course asks.
     If a sub-search fails, the remaining targets are searched for together.
     """
-    from heurist.domains.blokus.heuristics import reach, target_bound
-
     started = time.perf_counter()
     state = problem.initial_state
     parts: list[SearchResult] = []
@@ -254,6 +253,7 @@ def closest_location_search(problem: BlokusProblem, limits: Limits | None = None
             expanded += sub.expanded
         parts.append(result)
         if not result.solved:
+            problem.expanded += expanded
             return StrategyResult(_combine("sub-optimal", result.status, parts, started), expanded, False, parts)
         state = result.states[-1]
     problem.expanded += expanded
@@ -279,8 +279,6 @@ def mini_contest_search(
 
     The note says which plan was returned and what is proven.
     """
-    from heurist.domains.blokus.heuristics import reach
-
     started = time.perf_counter()
     limits = limits or Limits()
     total = budget if limits.time_limit is None else min(budget, limits.time_limit)
