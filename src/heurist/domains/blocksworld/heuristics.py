@@ -130,6 +130,7 @@ def deadlock(state: State, problem: BlocksWorld) -> int:
     bit = problem.bit
     twice = 0  # blocks that wait for themselves
     waits: list[tuple[int, int]] = []  # (block, mask of the blocks it waits for)
+    waiting = waited_for = 0
     for length, blockers, goal in zip(prefixes, in_stack, problem.goal_state):
         for block in goal[length:]:
             node = bit[block]
@@ -137,17 +138,12 @@ def deadlock(state: State, problem: BlocksWorld) -> int:
                 twice |= node
             elif blockers:
                 waits.append((node, blockers))
+                waiting |= node
+                waited_for |= blockers
             blockers |= above[block]
     extra = twice.bit_count()
     if waits:
-        key = (twice, *waits)
-        known = _GRAPH_CACHE.get(key)
-        if known is None:
-            known = _minimum_feedback_vertex_set(waits, twice)
-            if len(_GRAPH_CACHE) >= _FVS_CACHE_LIMIT:
-                _GRAPH_CACHE.clear()
-            _GRAPH_CACHE[key] = known
-        extra += known
+        extra += _minimum_feedback_vertex_set(waits, twice, waiting, waited_for)
     return misplaced + extra
 
 
@@ -180,11 +176,12 @@ def _bits(mask: int) -> tuple[int, ...]:
 
 
 _FVS_CACHE: dict[tuple, int] = {}  # cyclic core -> minimum feedback vertex set size
-_GRAPH_CACHE: dict[tuple, int] = {}  # (self-waiting blocks, *waits) as built -> the same
 _FVS_CACHE_LIMIT = 200_000
 
 
-def _minimum_feedback_vertex_set(waits: list[tuple[int, int]], removed: int) -> int:
+def _minimum_feedback_vertex_set(
+    waits: list[tuple[int, int]], removed: int, alive: int | None = None, targets: int | None = None
+) -> int:
     """Size of a smallest set of nodes whose removal leaves the graph without cycles.
 
     ``waits`` lists (node, successor mask) with one bit per node; nodes in
@@ -192,20 +189,28 @@ def _minimum_feedback_vertex_set(waits: list[tuple[int, int]], removed: int) -> 
     successors, so they lie on no cycle and are dropped. First the nodes with
     no predecessor or no successor are stripped until none is left; what
     remains (the graph's cyclic core) is solved exactly and cached.
+    ``alive`` and ``targets``, the union of the nodes and of the successor
+    masks in ``waits``, save a pass when the caller already has them.
     """
     pairs = waits
-    while True:
+    if alive is None or targets is None:
         alive = targets = 0
         for node, successors in pairs:
             alive |= node
             targets |= successors
-        targets &= ~removed
+    targets &= ~removed
+    while True:
         kept = [(node, successors) for node, successors in pairs if node & targets and successors & alive]
         if not kept:
             return 0
         if len(kept) == len(pairs):
             break
         pairs = kept
+        alive = targets = 0
+        for node, successors in pairs:
+            alive |= node
+            targets |= successors
+        targets &= ~removed
     key = tuple([(node, successors & alive) for node, successors in pairs])
     cached = _FVS_CACHE.get(key)
     if cached is None:
