@@ -60,7 +60,9 @@ def add_search_arguments(
 def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("limits (reaching one ends the search cleanly, exit status 3)")
     group.add_argument("--max-expansions", type=_positive_int, metavar="N", help="stop after N expansions")
-    group.add_argument("--time-limit", type=_positive_float, metavar="SECONDS", help="stop after this long")
+    group.add_argument(
+        "--time-limit", type=_positive_float, metavar="SECONDS", help="stop after this many CPU seconds"
+    )
     group.add_argument(
         "--memory-limit", type=_positive_float, metavar="MIB", help="stop when the process uses this much memory"
     )

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import heapq
 import math
-from itertools import count
 
 from heurist.search.limits import Limits, LimitWatch
 from heurist.search.plan import extract_plan, finish
@@ -62,9 +61,10 @@ def best_first_search(
     # state -> (best g so far, h, parent state, action, step cost)
     record: dict = {start: (0, h_start, None, None, 0)}
     closed: set = set()
-    tie = count()
+    inf = math.inf
     f_start = h_weight * h_start
-    frontier = [(f_start, h_start, next(tie), 0, start)]
+    # The third field breaks ties first in, first out: ``generated`` only ever grows.
+    frontier = [(f_start, h_start, 0, 0, start)]
     open_size = max_open = 1
     expansions = generated = reopened = dead_ends = 0
     layer = f_start
@@ -103,7 +103,7 @@ def best_first_search(
             known = record.get(child)
             if known is None:
                 child_h = heuristic(child, problem)
-                if child_h == math.inf:
+                if child_h == inf:
                     dead_ends += 1
                     record[child] = (-math.inf, child_h, state, action, step)
                     continue
@@ -119,7 +119,7 @@ def best_first_search(
                     reopened += 1
                     open_size += 1
             record[child] = (child_g, child_h, state, action, step)
-            push(frontier, (g_weight * child_g + h_weight * child_h, child_h, next(tie), child_g, child))
+            push(frontier, (g_weight * child_g + h_weight * child_h, child_h, generated, child_g, child))
         if open_size > max_open:
             max_open = open_size
     return stop(Status.UNSOLVABLE)

@@ -18,11 +18,11 @@ import importlib
 import importlib.util
 import inspect
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 from heurist.errors import InputError
+from heurist.search.limits import clock
 from heurist.search.problem import Heuristic
 
 
@@ -113,6 +113,6 @@ def prepare_heuristic(heuristic: Heuristic, problem: object) -> float:
     prepare = getattr(heuristic, "prepare", None)
     if prepare is None:
         return 0.0
-    started = time.perf_counter()
+    started = clock()
     prepare(problem)
-    return time.perf_counter() - started
+    return clock() - started

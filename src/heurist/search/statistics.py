@@ -8,7 +8,7 @@
 * ``dead_ends``: states pruned because the heuristic returned infinity.
 * ``max_frontier``: the largest number of states waiting on the frontier at once.
 * ``expansions_until_last_jump``: expansions before the last f-layer began (best-first searches).
-* ``search_time``: seconds spent searching; ``total_time`` adds heuristic preparation.
+* ``search_time``: CPU seconds spent searching; ``total_time`` adds heuristic preparation.
 * ``memory``: peak resident memory of the process in KiB.
 """
 
