@@ -6,15 +6,15 @@ common bottom prefix of its current stack and the same stack of the goal;
 it then never has to move. Every other block is *misplaced* and must move at
 least once. A block's *final move* puts it into position for good.
 
-==========  ===========  ==========  =============================================
+==========  ===========  ==========  ====================================================
 name        admissible   consistent  counts
-==========  ===========  ==========  =============================================
+==========  ===========  ==========  ====================================================
 h0          yes          yes         nothing (A* becomes uniform-cost search)
 h1          yes          yes         blocks not at their goal (stack, height)
 prefix      yes          yes         misplaced blocks
 deadlock    yes          (tested)    misplaced blocks + blocks that must move twice
-h6          no           no          misplaced blocks weighted by the blocks above
-==========  ===========  ==========  =============================================
+h6          no           no          blocks off their goal spot, weighted by blocks above
+==========  ===========  ==========  ====================================================
 
 Each heuristic is ``h(state, problem)`` where ``problem`` is a
 :class:`~heurist.domains.blocksworld.model.BlocksWorld`; the goal tables it
