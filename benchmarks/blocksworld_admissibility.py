@@ -18,36 +18,11 @@ import itertools
 import random
 import string
 import sys
-from collections import deque
 
 from heurist.domains.blocksworld import BlocksWorld
 from heurist.domains.blocksworld.generate import random_state
 from heurist.domains.blocksworld.heuristics import HEURISTICS
-
-
-def all_states(blocks: str, stack_count: int):
-    slots = len(blocks) + stack_count - 1
-    for order in itertools.permutations(blocks):
-        for bars in itertools.combinations(range(slots), stack_count - 1):
-            stacks, previous, used = [], -1, 0
-            for bar in [*bars, slots]:
-                height = bar - previous - 1
-                stacks.append("".join(order[used : used + height]))
-                used += height
-                previous = bar
-            yield tuple(stacks)
-
-
-def exact_distances(problem: BlocksWorld) -> dict:
-    distance = {problem.goal_state: 0}
-    queue = deque([problem.goal_state])
-    while queue:
-        state = queue.popleft()
-        for _, child, _ in problem.successors(state):
-            if child not in distance:
-                distance[child] = distance[state] + 1
-                queue.append(child)
-    return distance
+from heurist.domains.blocksworld.model import all_states
 
 
 def main() -> None:
@@ -67,7 +42,7 @@ def main() -> None:
         for _ in range(args.goals):
             goal = random_state(blocks, stack_count, rng)
             problem = BlocksWorld(goal, goal)
-            distance = exact_distances(problem)
+            distance = problem.distances_to_goal()
             assert len(distance) == len(states)
             edges = [(s, child) for s in states for _, child, _ in problem.successors(s)]
             for name in args.heuristics:

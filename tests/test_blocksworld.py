@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import itertools
 import random
-from collections import deque
 from pathlib import Path
 
 import pytest
@@ -15,6 +13,7 @@ from heurist.domains.blocksworld import DOMAIN, BlocksWorld, Move, parse_bwp, pr
 from heurist.domains.blocksworld.formats import format_bwp, load_bwp
 from heurist.domains.blocksworld.generate import random_instances, random_state
 from heurist.domains.blocksworld.heuristics import HEURISTICS
+from heurist.domains.blocksworld.model import all_states
 from heurist.errors import InputError
 from heurist.search import Limits, Status, search
 
@@ -198,38 +197,13 @@ def test_aliases_name_the_course_heuristics():
         assert HEURISTICS[alias] is HEURISTICS[name]
 
 
-def all_states(blocks: str, stack_count: int):
-    for order in itertools.permutations(blocks):
-        for bars in itertools.combinations(range(len(blocks) + stack_count - 1), stack_count - 1):
-            stacks, previous, used = [], -1, 0
-            for bar in [*bars, len(blocks) + stack_count - 1]:
-                height = bar - previous - 1
-                stacks.append("".join(order[used : used + height]))
-                used += height
-                previous = bar
-            yield tuple(stacks)
-
-
-def exact_distances(p: BlocksWorld) -> dict:
-    """Moves are reversible, so a BFS from the goal gives every state's optimal cost."""
-    distance = {p.goal_state: 0}
-    queue = deque([p.goal_state])
-    while queue:
-        state = queue.popleft()
-        for _, child, _ in p.successors(state):
-            if child not in distance:
-                distance[child] = distance[state] + 1
-                queue.append(child)
-    return distance
-
-
 @pytest.mark.parametrize(("stack_count", "goal_seed"), [(3, 0), (3, 1), (3, 2), (4, 3)])
 def test_admissible_heuristics_never_overestimate_on_a_complete_state_space(stack_count, goal_seed):
     blocks = "ABCDE"
     goal = random_state(blocks, stack_count, random.Random(goal_seed))
     p = BlocksWorld(goal, goal)
     states = list(all_states(blocks, stack_count))
-    distance = exact_distances(p)
+    distance = p.distances_to_goal()
     assert len(distance) == len(states)  # one connected component with 3 or more stacks
     for name in ("h0", "h1", "prefix", "deadlock"):
         h = HEURISTICS[name]

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import argparse
 
-from heurist.cli.common import EXIT_BY_STATUS, EXIT_STATUS_HELP
+from heurist.cli.common import EXIT_BY_STATUS, EXIT_STATUS_HELP, _positive_int
 from heurist.domains.blocksworld import DEFAULT_HEURISTIC, load_bwp
 from heurist.domains.blocksworld.formats import SEPARATOR
 from heurist.domains.blocksworld.heuristics import HEURISTICS
@@ -115,12 +115,3 @@ def course_transcript(problem: BlocksWorld, result: SearchResult, heuristic: Heu
     lines.append(f"statistics: {file} method Astar planlen {planlen} iter {iterations} maxq {max_queue}")
     return "\n".join(lines)
 
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError("must be a positive whole number")
-    return value

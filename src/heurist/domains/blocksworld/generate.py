@@ -18,7 +18,7 @@ import random
 import string
 
 from heurist.domains.blocksworld.formats import format_bwp
-from heurist.domains.blocksworld.model import State
+from heurist.domains.blocksworld.model import State, split_into_stacks
 
 MIN_STACKS = 3
 MAX_BLOCKS = len(string.ascii_uppercase)
@@ -28,16 +28,9 @@ def random_state(blocks: str, stack_count: int, rng: random.Random) -> State:
     """A state drawn uniformly from all placements of ``blocks`` on ``stack_count`` stacks."""
     order = list(blocks)
     rng.shuffle(order)
-    slots = len(blocks) + stack_count - 1
-    bars = sorted(rng.sample(range(slots), stack_count - 1))
-    stacks = []
-    previous = -1
-    for bar in [*bars, slots]:
-        height = bar - previous - 1
-        start = previous - len(stacks) + 1
-        stacks.append("".join(order[start : start + height]))
-        previous = bar
-    return tuple(stacks)
+    places = len(blocks) + stack_count - 1
+    bars = sorted(rng.sample(range(places), stack_count - 1))
+    return split_into_stacks(order, bars, places)
 
 
 def random_instances(

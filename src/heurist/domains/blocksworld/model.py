@@ -12,6 +12,8 @@ course's ``.bwp`` files; there is no separate table.
 
 from __future__ import annotations
 
+import itertools
+from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
@@ -116,6 +118,23 @@ class BlocksWorld:
             state = self.apply(state, move)
         return state
 
+    def distances_to_goal(self) -> dict[State, int]:
+        """The optimal cost of every state that can reach the goal, by one breadth-first search.
+
+        Moves are reversible, so searching forward from the goal finds the
+        states that reach it. Meant for small instances: there are
+        n! * C(n+k-1, k-1) states (20,160 for 6 blocks on 3 stacks).
+        """
+        distance = {self.goal_state: 0}
+        queue = deque([self.goal_state])
+        while queue:
+            state = queue.popleft()
+            for _, child, _ in self.successors(state):
+                if child not in distance:
+                    distance[child] = distance[state] + 1
+                    queue.append(child)
+        return distance
+
     def __repr__(self) -> str:
         return f"BlocksWorld({self.name!r}, stacks={self.stack_count}, blocks={self.blocks!r})"
 
@@ -128,3 +147,29 @@ def format_stacks(state: State) -> str:
 def format_numbered_stacks(state: State) -> str:
     """One line per stack, numbered, so that empty stacks stay visible: ``0: CE``."""
     return "\n".join(f"{number}: {tower}".rstrip() for number, tower in enumerate(state))
+
+
+def all_states(blocks: str, stack_count: int) -> Iterator[State]:
+    """Every placement of ``blocks`` on ``stack_count`` labelled stacks, once each.
+
+    A state is an order of the blocks (read stack by stack, bottom to top)
+    plus the stack heights, a weak composition of n into k parts: "stars and
+    bars" with k-1 bars among n+k-1 places.
+    """
+    places = len(blocks) + stack_count - 1
+    for order in itertools.permutations(blocks):
+        for bars in itertools.combinations(range(places), stack_count - 1):
+            yield split_into_stacks(order, bars, places)
+
+
+def split_into_stacks(order: Sequence[str], bars: Sequence[int], places: int) -> State:
+    """Cut ``order`` into stacks at the bar positions (stars and bars)."""
+    stacks = []
+    previous = -1
+    used = 0
+    for bar in [*bars, places]:
+        height = bar - previous - 1
+        stacks.append("".join(order[used : used + height]))
+        used += height
+        previous = bar
+    return tuple(stacks)
