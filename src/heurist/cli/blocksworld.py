@@ -78,9 +78,9 @@ def _heuristic_help() -> str:
 
 def resolve_heuristic(name: str) -> Heuristic:
     """A registered name or alias, matched case-insensitively, else a user ``FILE.py:FUNCTION``."""
-    if name not in HEURISTICS:
-        folded = {known.lower(): known for known in [*HEURISTICS.names(), "H0", "H1", "H2", "H3", "H6", "Hbest"]}
-        name = folded.get(name.lower(), name)
+    for spelling in (name, name.lower(), name.upper(), name.capitalize()):
+        if spelling in HEURISTICS:
+            return HEURISTICS[spelling]
     return HEURISTICS.resolve(name)
 
 
