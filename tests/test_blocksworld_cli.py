@@ -163,3 +163,12 @@ def test_export_pddl_refuses_unknown_files(tmp_path, capsys):
     other.write_text("nothing")
     status, _, err = run(capsys, "export", "pddl", str(other), "--out", str(tmp_path))
     assert status == 2 and "no PDDL exporter for .xyz" in err
+
+
+def test_an_unreachable_goal_fails_with_exit_status_1(tmp_path, capsys):
+    # With two stacks the blocks keep their cyclic order: BAC cannot be made from ABC.
+    path = tmp_path / "two.bwp"
+    path.write_text("2 3 -1\n>>>>>>>>>>\nABC\n\n>>>>>>>>>>\nBAC\n\n>>>>>>>>>>\n")
+    status, out, _ = run(capsys, "blocksworld", str(path))
+    assert status == 1
+    assert out.splitlines()[-1] == f"statistics: {path} method Astar planlen FAILED iter 4 maxq 1"
