@@ -80,8 +80,8 @@ def main() -> None:
         f"python {platform.python_version()}, {algorithm} with {args.heuristic}, "
         f"{args.time_limit:g} s and {args.memory_limit:g} MiB per problem"
     )
-    print("\n| problem | stacks/blocks | known optimum | solution length | h(start) | iterations | max queue size | time (s) |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("\n| problem | stacks/blocks | known optimum | solution length | h(start) | iterations | max queue size | time (s) | peak memory (MiB) |")
+    print("|---|---|---|---|---|---|---|---|---|")
     jobs = [(n, args.algo, args.heuristic, args.weight, args.time_limit, args.memory_limit) for n in numbers]
     solved = 0
     context = multiprocessing.get_context("spawn")
@@ -97,7 +97,7 @@ def main() -> None:
                     length += f" (+{row['length'] - known})" if not optimal else f" (expected {known})"
             print(
                 f"| bwchp{row['number']:02d} | {row['shape']} | {known} | {length} | {row['h0']} "
-                f"| {row['iterations']} | {row['max_queue']} | {row['time']:.2f} |",
+                f"| {row['iterations']} | {row['max_queue']} | {row['time']:.2f} | {row['memory_mib']} |",
                 flush=True,
             )
     print(f"\nsolved{' optimally' if optimal else ''}: {solved} of {len(numbers)}")

@@ -147,7 +147,7 @@ def deadlock(state: State, problem: BlocksWorld) -> int:
     return misplaced + extra
 
 
-_MEMO_LIMIT = 500_000
+_MEMO_LIMIT = 200_000
 
 
 def _stack_summary(current: str, goal: str, bit: dict[str, int]) -> tuple[int, int, tuple]:
