@@ -264,12 +264,12 @@ SMALL_PIECES = parse_pieces("6\n1\n#\n1\n##\n2\n##\n#\n1\n###\n2\n###\n #\n2\n##
 """Monomino, domino, both trominoes, T and Z tetrominoes: small pieces, where estimates go wrong."""
 
 
-def random_cover_instances(count, seed):
+def random_cover_instances(count, seed, pieces=SMALL_PIECES):
     """Small cover instances from random playouts, with the optimum from uniform-cost search."""
     rng = random.Random(seed)
     cases = []
     while len(cases) < count:
-        base = make_problem("cover", SMALL_PIECES, (6, 6), (rng.randrange(6), rng.randrange(6)), ((0, 0),))
+        base = make_problem("cover", pieces, (6, 6), (rng.randrange(6), rng.randrange(6)), ((0, 0),))
         state = base.initial_state
         for _ in range(rng.randrange(0, 3)):
             moves = base.legal_moves(state)
@@ -282,8 +282,10 @@ def random_cover_instances(count, seed):
     return cases
 
 
-def test_reach_never_overestimates_on_random_cover_instances():
-    for instance, state, optimum in random_cover_instances(60, seed=7):
+@pytest.mark.parametrize("pieces, seed", [(SMALL_PIECES, 7), (load_pieces(DATA / "tiny_set_2.txt"), 5)])
+def test_reach_never_overestimates_on_random_cover_instances(pieces, seed):
+    # small pieces (monomino, domino) and bulky ones (square, T and Z pentominoes)
+    for instance, state, optimum in random_cover_instances(50, seed, pieces):
         assert reach(state, instance) <= optimum
 
 

@@ -221,29 +221,69 @@ def _orthogonal_distances(board, occupied: int, bits: list[int]) -> list[int]:
     return distances
 
 
-def _best_counts(problem, used: int) -> list[int]:
-    """best[T] = the most pieces in hand whose sizes sum to exactly T (-1 if impossible)."""
-    cache = problem.__dict__.setdefault("_blokus_best_counts", {})
-    best = cache.get(used)
-    if best is None:
-        sizes = [size for piece, size in enumerate(problem.sizes) if not used >> piece & 1]
-        best = [-1] * (sum(sizes) + 1)
-        best[0] = 0
-        reach_top = 0
-        for size in sizes:
-            for total in range(reach_top, -1, -1):
-                if best[total] >= 0 and best[total] + 1 > best[total + size]:
-                    best[total + size] = best[total] + 1
-            reach_top += size
-        cache[used] = best
-    return best
+def _piece_tables(problem, used: int) -> tuple:
+    """Knapsack tables over the pieces in hand, by exact tile total T (-1: no subset sums to T).
+
+    ``count[T]``: the most pieces; ``king[T]`` / ``manhattan[T]``: the largest
+    sum of (king diameter + 1) / (Manhattan diameter + 2); and the prefix sums
+    of the pieces' gains s - 1 - king diameter / s - 1 - Manhattan diameter,
+    largest first. Shared between sets of pieces with the same kinds of piece.
+    """
+    cache = problem.__dict__.setdefault("_blokus_tables", {})
+    tables = cache.get(used)
+    if tables is None:
+        kind_of = problem.__dict__.get("_blokus_piece_kinds")
+        if kind_of is None:
+            kind_of = problem.__dict__["_blokus_piece_kinds"] = [
+                (piece.size, piece.king_diameter, piece.manhattan_diameter) for piece in problem.board.pieces.pieces
+            ]
+        kinds = tuple(sorted(kind for index, kind in enumerate(kind_of) if not used >> index & 1))
+        shared = problem.__dict__.setdefault("_blokus_tables_by_kinds", {})
+        tables = shared.get(kinds)
+        if tables is None:
+            tables = shared[kinds] = _knapsacks(kinds)
+        cache[used] = tables
+    return tables
 
 
-def cheapest_pieces(problem, used: int, cells: int, budget: int) -> float:
-    """The fewest tiles of pieces in hand with at least ``cells`` tiles and tiles + pieces >= ``budget``."""
-    best = _best_counts(problem, used)
-    for total in range(max(cells, 0), len(best)):
-        if best[total] >= 0 and total + best[total] >= budget:
+def _knapsacks(kinds: tuple[tuple[int, int, int], ...]) -> tuple:
+    total = sum(size for size, _, _ in kinds)
+    count, king, manhattan = [-1] * (total + 1), [-1] * (total + 1), [-1] * (total + 1)
+    count[0] = king[0] = manhattan[0] = 0
+    top = 0
+    for size, king_diameter, manhattan_diameter in kinds:
+        for tiles in range(top, -1, -1):
+            if count[tiles] < 0:
+                continue
+            more = tiles + size
+            count[more] = max(count[more], count[tiles] + 1)
+            king[more] = max(king[more], king[tiles] + king_diameter + 1)
+            manhattan[more] = max(manhattan[more], manhattan[tiles] + manhattan_diameter + 2)
+        top += size
+    king_gains = sorted((size - 1 - d for size, d, _ in kinds), reverse=True)
+    manhattan_gains = sorted((size - 1 - d for size, _, d in kinds), reverse=True)
+    return count, king, manhattan, _prefix_sums(king_gains), _prefix_sums(manhattan_gains)
+
+
+def _prefix_sums(values: list[int]) -> list[int]:
+    sums = [0]
+    for value in values:
+        sums.append(sums[-1] + value)
+    return sums
+
+
+def cheapest_pieces(problem, used: int, cells: int, budget: int, targets: int = 1) -> float:
+    """The fewest tiles T of pieces in hand that can provide ``cells`` and ``budget`` (see :func:`reach`)."""
+    count, king, manhattan, king_gains, manhattan_gains = _piece_tables(problem, used)
+    branching = min(max(targets - 1, 0), len(king_gains) - 1)
+    king_extra, manhattan_extra = king_gains[branching], manhattan_gains[branching]
+    for total in range(max(cells, 0), len(count)):
+        if (
+            count[total] >= 0
+            and total + count[total] >= budget
+            and king[total] + king_extra >= cells
+            and manhattan[total] + manhattan_extra >= budget
+        ):
             return total
     return math.inf
 
@@ -252,11 +292,27 @@ def cheapest_pieces(problem, used: int, cells: int, budget: int) -> float:
 def reach(state, problem) -> float:
     """Admissible: the fewest tiles of pieces in hand that can reach every uncovered target.
 
-    From :func:`_needs`, any plan's pieces (sizes s_1..s_k, cost T = sum s_i)
-    satisfy T >= cells and T + k >= budget; the heuristic is the smallest T
-    some subset of the pieces in hand achieves, so it never exceeds the cost
-    of a real plan. It is infinite, correctly, when a target touches an own
-    tile edge to edge, is walled off, or is out of reach of the pieces left.
+    :func:`_needs` gives ``cells`` and ``budget``, lower bounds on the
+    king-move and Manhattan lengths of the tree of new pieces joining the
+    placed tiles to the m uncovered targets. A plan's pieces (sizes s_i,
+    cost T = sum s_i, k pieces) must provide them:
+
+    * each piece adds at most s_i tiles and s_i + 1 of Manhattan length
+      (s_i - 1 joints inside, 2 for its corner contact): T >= cells and
+      T + k >= budget;
+    * sharper, a piece through which the tree only passes (entering at one
+      tile, leaving at or ending on one other) adds at most its own diameter
+      plus the contact: king diameter + 1 and Manhattan diameter + 2. Only
+      pieces where the tree branches or that hold a target in passing can
+      use all their tiles, and in a cheapest plan (whose every leaf piece
+      covers a target, or it could be dropped) there are at most m - 1 of
+      them, so at most the m - 1 largest gains s_i - 1 - diameter are added.
+
+    The heuristic is the smallest T for which subsets of the pieces in hand
+    meet all four inequalities (each may be met by a different subset, which
+    only weakens the bound), so it never exceeds the cost of a real plan. It
+    is infinite, correctly, when a target touches an own tile edge to edge,
+    is walled off, or is out of reach of the pieces left.
 
     For the fill puzzle (cost 1 per move, every piece must be used) it is the
     number of pieces in hand, which every plan must still place.
@@ -269,7 +325,8 @@ def reach(state, problem) -> float:
     cells, budget = needs
     if cells == 0:
         return 0
-    return cheapest_pieces(problem, state[1], cells, budget)
+    targets = (problem.target_mask & ~state[0]).bit_count()
+    return cheapest_pieces(problem, state[1], cells, budget, targets)
 
 
 def target_bound(state, problem, target: Cell) -> float:

@@ -48,6 +48,33 @@ class Piece:
     def drawing(self) -> Shape:
         return self.orientations[0]
 
+    @property
+    def manhattan_diameter(self) -> int:
+        """The largest Manhattan distance between two tiles."""
+        cells = self.drawing
+        return max(abs(r1 - r2) + abs(c1 - c2) for r1, c1 in cells for r2, c2 in cells)
+
+    @property
+    def king_diameter(self) -> int:
+        """The most king moves needed between two tiles, moving over the piece's own tiles."""
+        cells = set(self.drawing)
+        longest = 0
+        for source in cells:
+            distance = {source: 0}
+            frontier = [source]
+            while frontier:
+                following = []
+                for r, c in frontier:
+                    for dr in (-1, 0, 1):
+                        for dc in (-1, 0, 1):
+                            cell = (r + dr, c + dc)
+                            if cell in cells and cell not in distance:
+                                distance[cell] = distance[(r, c)] + 1
+                                following.append(cell)
+                frontier = following
+            longest = max(longest, *distance.values())
+        return longest
+
 
 @dataclass(frozen=True)
 class Instance:
