@@ -1,0 +1,141 @@
+"""``heurist render DOMAIN INSTANCE [--plan SOLUTION | --solve] --out FILE``: pictures and replays.
+
+The output format follows the extension of ``--out``: ``.svg`` or ``.png``
+(a picture: the start, or the end of the plan), ``.gif`` (one frame per
+move, a pause on the last) or ``.html`` (a self-contained viewer with
+play / pause / step / scrub controls and the search statistics).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from heurist.cli.common import (
+    EXIT_BY_STATUS,
+    EXIT_STATUS_HELP,
+    add_search_arguments,
+    format_statistics,
+    run_search,
+)
+from heurist.domains import Domain, all_domains
+from heurist.errors import InputError, read_text
+from heurist.render import FORMATS, output_format, render_plan, replay_steps
+
+ORDER = 40
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "render",
+        help="draw an instance or a plan as SVG, PNG, an animated GIF or an HTML viewer",
+        description=__doc__.split("\n\n", 1)[1],
+    )
+    domains = parser.add_subparsers(dest="domain", metavar="DOMAIN", required=True)
+    for domain in all_domains():
+        sub = domains.add_parser(
+            domain.name,
+            help=f"draw a {domain.name} instance or plan",
+            description=f"Draw a {domain.name} instance, a plan read from a file, or the plan heurist finds.",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+            epilog=_examples(domain.name) + "\n\n" + EXIT_STATUS_HELP,
+        )
+        sub.add_argument("file", metavar="INSTANCE", help="instance file")
+        output = sub.add_argument_group("output")
+        output.add_argument(
+            "--out", "-o", required=True, metavar="FILE", help=f"where to draw; the format from the extension: {', '.join(FORMATS)}"
+        )
+        output.add_argument("--title", help="the HTML viewer's title (default: domain and instance)")
+        output.add_argument(
+            "--optimal", action="store_true",
+            help="the plan is a cheapest one: the viewer also plots h*, the cost still to go "
+            "(set by itself for --solve with ucs)",
+        )
+        if domain.name == "blokus":
+            output.add_argument(
+                "--flip", action="store_true",
+                help="draw row 0 at the top (default: at the bottom, as the course's pictures do)",
+            )
+        plan = sub.add_mutually_exclusive_group()
+        if domain.name == "klotski":
+            plan.add_argument(
+                "--plan", metavar="SOLUTION",
+                help="a solution file in the course's output format (V1 digits or V2/V3 characters)",
+            )
+        plan.add_argument("--solve", action="store_true", help="solve the instance first and draw the plan found")
+        domain.add_arguments(sub)
+        add_search_arguments(sub, domain.heuristics, domain.default_heuristic)
+        sub.set_defaults(handler=lambda args, domain=domain: render(domain, args))
+
+
+def _examples(name: str) -> str:
+    lines = {
+        "klotski": [
+            "heurist render klotski data/hrd/w23_s24_char/testhrd_med1.txt --out start.png",
+            "heurist render klotski data/hrd/w23_s24_char/testhrd_easy1.txt "
+            "--plan data/hrd/w23_s24_char/testhrd_easy1_astar_output_1.txt --out replay.html",
+            "heurist render klotski data/hrd/w23_s24_char/testhrd_med1.txt --solve --out solution.gif",
+        ],
+        "blocksworld": [
+            "heurist render blocksworld data/blocksworld/probA06.bwp --out problem.svg",
+            "heurist render blocksworld data/blocksworld/probB10.bwp --solve --out replay.html",
+        ],
+        "blokus": [
+            'heurist render blokus small_set.txt -s 10 10 -x 3 3 --targets "[(2,2), (5,5), (6,7)]" --out board.png',
+            'heurist render blokus small_set.txt -s 10 10 -x 3 3 --targets "[(2,2), (5,5), (6,7)]" --solve --out cover.html',
+        ],
+    }.get(name, [])
+    return "examples:\n" + "\n".join(f"  {line}" for line in lines) if lines else ""
+
+
+def render(domain: Domain, args: argparse.Namespace) -> int:
+    problem = domain.load(args.file, args)
+    heuristics = getattr(problem, "heuristics", domain.heuristics)
+    statistics = None
+    optimal = args.optimal
+    steps = None
+    if args.solve:
+        result = run_search(problem, args, heuristics)
+        if not result.solved:
+            print(format_statistics(result), file=sys.stderr)
+            print(f"heurist: {args.file}: no plan found, nothing drawn", file=sys.stderr)
+            return EXIT_BY_STATUS[result.status]
+        states, statistics = result.states, result.statistics
+        optimal = optimal or result.algorithm == "ucs"
+    elif getattr(args, "plan", None):
+        states = read_klotski_plan(problem, args.plan)
+        steps = replay_steps(problem, states, args.plan)
+    else:
+        states = [problem.initial_state]
+    heuristic = heuristics.resolve(args.heuristic) if output_format(args.out) == ".html" else None
+    render_plan(
+        domain.name,
+        problem,
+        states,
+        statistics,
+        args.out,
+        actions=None if steps is None else [action for action, _ in steps],
+        step_costs=None if steps is None else [cost for _, cost in steps],
+        heuristic=heuristic,
+        optimal=optimal and len(states) > 1,
+        flip=getattr(args, "flip", False),
+        title=args.title or f"{domain.name}: {args.file}",
+    )
+    return 0
+
+
+def read_klotski_plan(problem, path: str) -> list[int]:
+    """The states of a Klotski solution file; it must start at the instance's start board."""
+    from heurist.domains.klotski.formats import V1, V2, parse_solution
+
+    text = read_text(path)
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    variant = V1 if first.startswith("Cost of the solution") else V2
+    states = parse_solution(text, problem.geometry, variant, str(path))
+    if states is None:
+        raise InputError("the solution says 'No solution': there is no plan to draw", path, 1)
+    if not states:
+        raise InputError("empty solution: expected the boards of a plan", path, 1)
+    if states[0] != problem.initial_state:
+        raise InputError("the first board of the solution is not the instance's start board", path, 1)
+    return states

@@ -1,0 +1,247 @@
+"""Pictures of states and replays of plans: SVG, PNG, animated GIF and an HTML viewer.
+
+* :func:`render_state` draws one state (or an instance's start) to a file;
+* :func:`render_plan` draws a plan: ``.svg``/``.png`` its final state,
+  ``.gif`` one frame per move with a pause on the last, ``.html`` the
+  self-contained viewer with play / pause / step / scrub controls, the cost
+  so far, the search statistics and, when given a heuristic, h and h*
+  along the path.
+
+The format follows the file's extension. Each domain has a drawer module
+(:mod:`.klotski`, :mod:`.blocksworld`, :mod:`.blokus`) turning a state of a
+plan into a :class:`~heurist.render.scene.Scene`; :mod:`.scene` writes
+scenes as SVG or rasterises them with Pillow, so every format shows the same
+picture.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import os
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from heurist.domains import get_domain
+from heurist.errors import InputError
+from heurist.render.scene import Scene, to_image, to_svg, with_caption
+from heurist.render.viewer import Frame, build_viewer
+
+FORMATS = (".svg", ".png", ".gif", ".html")
+MOVE_MILLISECONDS = 500
+"""How long each GIF frame shows; the last frame stays :data:`FINAL_MILLISECONDS`."""
+FINAL_MILLISECONDS = 2500
+
+
+def drawer(domain_name: str):
+    """The drawer module of a domain: ``draw(problem, states, index, flip)`` and ``LEGEND``."""
+    get_domain(domain_name)  # an unknown domain is an input error naming the choices
+    try:
+        return importlib.import_module(f"{__name__}.{domain_name}")
+    except ModuleNotFoundError:
+        raise InputError(f"no pictures for the {domain_name} domain yet", domain_name) from None
+
+
+def output_format(path: str | Path) -> str:
+    """The extension of ``path`` if it is one :data:`FORMATS` knows; InputError otherwise."""
+    suffix = Path(path).suffix.lower()
+    if suffix == ".htm":
+        suffix = ".html"
+    if suffix not in FORMATS:
+        raise InputError(
+            f"cannot tell the picture format from {Path(path).name!r}: end it with {', '.join(FORMATS)}",
+            path,
+        )
+    return suffix
+
+
+def replay_steps(problem: Any, states: Sequence[Any], source: str = "plan") -> list[tuple[Any, float]]:
+    """(action, cost) of each step of ``states``, found among the problem's successors.
+
+    This both recovers what a list of states leaves out and checks the plan:
+    a step that is not one legal move is an :class:`InputError` naming it.
+    """
+    counter = getattr(problem, "expanded", None)  # some problems count successor calls
+    steps = []
+    for number, (before, after) in enumerate(zip(states, states[1:]), start=1):
+        step = next(((action, cost) for action, child, cost in problem.successors(before) if child == after), None)
+        if step is None:
+            raise InputError(f"step {number} of the plan is not one legal move", source)
+        steps.append(step)
+    if counter is not None:
+        problem.expanded = counter
+    return steps
+
+
+def statistics_rows(statistics: Any) -> list[tuple[str, Any]]:
+    """Name/value rows of a :class:`~heurist.search.Statistics`, a mapping, or nothing."""
+    if statistics is None:
+        return []
+    if hasattr(statistics, "as_dict"):
+        statistics = statistics.as_dict()
+    rows = []
+    for name, value in dict(statistics).items():
+        if isinstance(value, float) and name.endswith("time"):
+            value = f"{value:.4f}s"
+        elif name == "memory":
+            value = f"{value} KiB"
+        rows.append((name, "-" if value is None else value))
+    return rows
+
+
+def scene_of(domain_name: str, problem: Any, states: Sequence[Any], index: int, flip: bool = False) -> Scene:
+    return drawer(domain_name).draw(problem, states, index, flip)
+
+
+def render_state(domain_name: str, problem: Any, state: Any, path: str | Path, *, flip: bool = False) -> None:
+    """Draw one state as ``.svg`` or ``.png`` (``.gif``/``.html``: a one-frame replay)."""
+    render_plan(domain_name, problem, [state], None, path, flip=flip)
+
+
+def render_plan(
+    domain_name: str,
+    problem: Any,
+    states: Sequence[Any],
+    statistics: Any,
+    path: str | Path,
+    *,
+    actions: Sequence[Any] | None = None,
+    step_costs: Sequence[float] | None = None,
+    heuristic: Callable[[Any, Any], float] | None = None,
+    optimal: bool = False,
+    flip: bool = False,
+    title: str | None = None,
+) -> None:
+    """Write the plan ``states`` (start first) to ``path`` in the format its extension names.
+
+    ``statistics`` (a :class:`~heurist.search.Statistics`, a dict or None)
+    goes into the HTML viewer. ``actions`` and ``step_costs`` are recovered
+    from the problem when not given (which also checks the plan). With a
+    ``heuristic`` the viewer plots h along the path, and h* (the cost still
+    to go) when ``optimal`` says the plan is a cheapest one. ``flip`` puts
+    Blokus row 0 at the top. The file is written whole or not at all.
+    """
+    suffix = output_format(path)
+    if not states:
+        raise InputError("there is no plan to draw (no states)", path)
+    domain = get_domain(domain_name)
+    module = drawer(domain_name)
+    if actions is None or step_costs is None:
+        steps = replay_steps(problem, states)
+        actions = [action for action, _ in steps] if actions is None else actions
+        step_costs = [cost for _, cost in steps] if step_costs is None else step_costs
+    costs = [0.0]
+    for cost in step_costs:
+        costs.append(costs[-1] + cost)
+    last = len(states) - 1
+    described = [domain.format_action(problem, action) for action in actions]
+
+    def caption(index: int) -> list[str]:
+        if index == 0:
+            return ["start", ""] if last else []
+        return [f"move {index} of {last}, cost {_number(costs[index])}", described[index - 1]]
+
+    def frame_scene(index: int) -> Scene:
+        scene = module.draw(problem, states, index, flip)
+        lines = caption(index)
+        return with_caption(scene, lines) if lines else scene
+
+    if suffix in (".svg", ".png"):
+        scene = frame_scene(last)
+        data = to_svg(scene).encode() if suffix == ".svg" else _png_bytes(scene)
+    elif suffix == ".gif":
+        data = _gif_bytes([frame_scene(index) for index in range(len(states))])
+    else:
+        h_values = _h_values(heuristic, problem, states)
+        frames = [
+            Frame(
+                svg=to_svg(module.draw(problem, states, index, flip)),
+                text=domain.format_state(problem, state),
+                action=described[index - 1] if index else "",
+                cost=costs[index],
+                is_goal=bool(problem.is_goal(state)),
+                h=h_values[index] if h_values else None,
+                h_star=costs[-1] - costs[index] if optimal else None,
+            )
+            for index, state in enumerate(states)
+        ]
+        name = title or f"{domain_name}: {getattr(problem, 'name', '') or 'plan'}"
+        data = build_viewer(name, frames, statistics_rows(statistics), module.LEGEND, costs[-1]).encode()
+    write_bytes_atomically(path, data)
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def _h_values(heuristic: Callable | None, problem: Any, states: Sequence[Any]) -> list[float] | None:
+    if heuristic is None:
+        return None
+    prepare = getattr(heuristic, "prepare", None)
+    if prepare is not None:
+        prepare(problem)
+    return [heuristic(state, problem) for state in states]
+
+
+def _png_bytes(scene: Scene) -> bytes:
+    buffer = io.BytesIO()
+    to_image(scene).save(buffer, format="PNG", optimize=True)
+    return buffer.getvalue()
+
+
+def _gif_bytes(scenes: Sequence[Scene]) -> bytes:
+    """One frame per scene, :data:`MOVE_MILLISECONDS` each, the last held longer, looping."""
+    images = [to_image(scene) for scene in scenes]
+    size = (max(image.width for image in images), max(image.height for image in images))
+    frames = []
+    for image in images:
+        if image.size != size:  # captions of different lengths never change the size, but be safe
+            padded = Image.new("RGB", size, "#ffffff")
+            padded.paste(image, (0, 0))
+            image = padded
+        frames.append(image)
+    # One shared palette lets the GIF store only what changed between frames. Every frame
+    # shows the same kinds of things, so the first two and the last hold all the colours.
+    samples = [frames[0], frames[min(1, len(frames) - 1)], frames[-1]]
+    sheet = Image.new("RGB", (size[0] * len(samples), size[1]), "#ffffff")
+    for number, sample in enumerate(samples):
+        sheet.paste(sample, (size[0] * number, 0))
+    palette = sheet.quantize(colors=96, dither=Image.Dither.NONE)
+    frames = [frame.quantize(palette=palette, dither=Image.Dither.NONE) for frame in frames]
+    durations = [MOVE_MILLISECONDS] * (len(frames) - 1) + [FINAL_MILLISECONDS]
+    buffer = io.BytesIO()
+    frames[0].save(
+        buffer, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0, disposal=1
+    )
+    return buffer.getvalue()
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def write_bytes_atomically(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so that readers never see a half-written file."""
+    path = Path(path)
+    directory = path.parent if str(path.parent) else Path(".")
+    try:
+        handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as error:
+        raise InputError(f"cannot write: {error.strerror}", path) from None
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes files private; pictures are not
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+__all__ = ["FORMATS", "render_plan", "render_state", "replay_steps", "scene_of"]
