@@ -356,3 +356,26 @@ def test_render_command_without_a_plan_draws_the_start(tmp_path):
     root = ElementTree.parse(out).getroot()
     assert not classes(root, "text", "caption")
     assert len(classes(root, "rect", "big")) == 1
+
+
+# ----- terminal colour ------------------------------------------------------------------------
+
+def test_terminal_boards_are_coloured_on_a_terminal_and_plain_otherwise(klotski, blocks, blokus):
+    import io
+
+    from rich.console import Console
+
+    from heurist.render.terminal import coloured_state, print_state
+
+    for name, (domain, problem, result) in (("klotski", klotski), ("blocksworld", blocks), ("blokus", blokus)):
+        state = result.states[-1]
+        plain = domain.format_state(problem, state)
+        text = coloured_state(name, problem, state)
+        assert text.plain == plain
+        assert text.spans, name  # something is coloured
+        terminal = io.StringIO()
+        Console(file=terminal, force_terminal=True, color_system="truecolor").print(text)
+        assert "\x1b[" in terminal.getvalue(), name
+        piped = io.StringIO()
+        print_state(name, problem, state, file=piped)
+        assert piped.getvalue() == plain + "\n", name
