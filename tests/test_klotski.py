@@ -252,3 +252,35 @@ def test_generated_layouts_are_deterministic_and_solvable():
         problem = KlotskiProblem(geometry, state)
         assert not problem.is_goal(state)
         assert search(problem, "astar", HEURISTICS["pdb"]).status is Status.SOLVED
+
+
+# ----- mirror symmetry -------------------------------------------------------------------------
+
+def test_mirror_is_an_involution_that_preserves_legality():
+    problem = load(DATA / "f24_w25_goal/hard2.txt")
+    geometry = problem.geometry
+    state = problem.initial_state
+    mirrored = geometry.mirror(state)
+    assert mirrored != state and geometry.mirror(mirrored) == state
+    assert format_board(geometry, mirrored).splitlines()[0] == "22<>"  # first row "<>22" mirrored
+    assert len(geometry.step_successors(mirrored)) == len(geometry.step_successors(state))
+
+
+@pytest.mark.parametrize("name", ["w23_s24_char/testhrd_hard1.txt", "f22_numeric/lucas_input3.txt"])
+def test_symmetry_reduction_keeps_the_optimum_and_returns_real_boards(name):
+    puzzle = read_puzzle(DATA / name)
+    plain = search(problem_from_puzzle(puzzle), "astar", HEURISTICS["pdb"])
+    reduced_problem = problem_from_puzzle(puzzle, symmetry=True)
+    assert reduced_problem.symmetry
+    reduced = search(reduced_problem, "astar", HEURISTICS["pdb"])
+    assert reduced.cost == plain.cost
+    assert reduced.statistics.expansions < 0.6 * plain.statistics.expansions
+    assert reduced.states[0] == puzzle.start
+    assert reduced_problem.first_illegal_step(reduced.states) is None
+    assert reduced_problem.is_goal(reduced.states[-1])
+
+
+def test_symmetry_is_off_when_the_goal_board_is_not_symmetric():
+    problem = problem_from_puzzle(read_puzzle(DATA / "f24_w25_goal/hard2.txt"), symmetry=True)
+    assert not problem.symmetry
+    assert problem.initial_state == problem.start

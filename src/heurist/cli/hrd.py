@@ -56,6 +56,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="NAME",
         help=f"A*'s heuristic: {', '.join(HEURISTICS.names())}, or FILE.py:FUNCTION (default: pdb)",
     )
+    parser.add_argument(
+        "--symmetry",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="search one of each pair of mirror-image boards when the goal allows (default: on)",
+    )
     parser.add_argument("--verbose", "-v", action="store_true", help="print the statistics to stderr")
     add_limit_arguments(parser)
     parser.set_defaults(handler=run)
@@ -78,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     outputs = []
     status = 0
     for algorithm, destination in jobs:
-        problem = problem_from_puzzle(puzzle)
+        problem = problem_from_puzzle(puzzle, symmetry=args.symmetry)
         result = search(problem, algorithm, heuristic if algorithm == "astar" else HEURISTICS["zero"],
                         limits=limits_from(args))
         if args.verbose:

@@ -53,7 +53,10 @@ def search(
     """Prepare the heuristic, run ``algorithm`` by name and return its result.
 
     ``statistics.total_time`` includes the heuristic's preparation (pattern
-    databases, say); ``statistics.search_time`` does not.
+    databases, say); ``statistics.search_time`` does not. A problem that
+    searches over representatives of symmetric states may offer
+    ``unfold_plan(states) -> (actions, states)``; the plan is then turned
+    back into real states before it is returned.
     """
     try:
         run = ALGORITHMS[algorithm]
@@ -65,6 +68,9 @@ def search(
         options["weight"] = weight
     result = run(problem, heuristic, **options)
     result.statistics.total_time = setup + result.statistics.search_time
+    unfold = getattr(problem, "unfold_plan", None)
+    if result.solved and unfold is not None:
+        result.actions, result.states = unfold(result.states)
     return result
 
 

@@ -209,6 +209,39 @@ class Geometry:
         lines.append("    return moves")
         return "\n".join(lines) + "\n"
 
+    # ----- left-right mirror ----------------------------------------------------------------
+    @cached_property
+    def mirror(self) -> Callable[[int], int]:
+        """The function mapping a state to its left-right mirror image.
+
+        Every field of the packed state starts on a row boundary, so column
+        ``c`` of all four fields is one mask; moving each column to
+        ``width - 1 - c`` mirrors the cells, and anchors of two-wide pieces
+        then move one column back (their anchor is their left cell).
+        """
+        w, n = self.width, self.cells
+        rows = 4 * self.height
+        columns = [sum(1 << (r * w + c) for r in range(rows)) for c in range(w)]
+        wide = (self.full << (BIG * n)) | (self.full << (HORIZONTAL * n))
+        narrow = ((1 << (4 * n)) - 1) ^ wide
+        terms = []
+        for c, mask in enumerate(columns):
+            shift = w - 1 - 2 * c
+            if shift > 0:
+                terms.append(f"(state & {mask}) << {shift}")
+            elif shift < 0:
+                terms.append(f"(state & {mask}) >> {-shift}")
+            else:
+                terms.append(f"(state & {mask})")
+        source = (
+            "def mirror(state):\n"
+            f"    flipped = {' | '.join(terms)}\n"
+            f"    return (flipped & {narrow}) | ((flipped & {wide}) >> 1)\n"
+        )
+        namespace: dict = {}
+        exec(compile(source, f"<klotski mirror {w}x{self.height}>", "exec"), namespace)
+        return namespace["mirror"]
+
     # ----- longer moves ------------------------------------------------------------------
     @cached_property
     def step_targets(self) -> tuple[tuple[dict[int, int], ...], ...]:

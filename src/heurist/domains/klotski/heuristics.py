@@ -235,7 +235,7 @@ class PatternDatabase:
         self.counted = frozenset(counted)
         goal = None if problem.goal_state is None else problem.goal_state & self.mask
         is_goal = problem.is_goal if goal is None else goal.__eq__
-        successors = problem.successors
+        successors = problem.moves  # real moves: tables are looked up with any state
         start = problem.initial_state & self.mask
         component = {start}
         queue = [start]
