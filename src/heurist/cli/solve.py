@@ -18,13 +18,18 @@ ORDER = 10
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    domains_list = all_domains()
+    examples = "\n".join(f"  {line}" for domain in domains_list for line in domain.examples[:1])
     parser = subparsers.add_parser(
         "solve",
         help="solve one puzzle instance and print the plan and statistics",
-        description="Solve one instance of a domain; print the plan as boards, then the statistics.",
+        description="Solve one instance of a domain; print the plan as boards, then the statistics. "
+        "'heurist solve DOMAIN --help' lists the domain's options and heuristics.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=f"examples:\n{examples}\n\n{EXIT_STATUS_HELP}",
     )
     domains = parser.add_subparsers(dest="domain", metavar="DOMAIN", required=True)
-    for domain in all_domains():
+    for domain in domains_list:
         examples = "\n".join(f"  {line}" for line in domain.examples)
         sub = domains.add_parser(
             domain.name,
