@@ -31,6 +31,29 @@ SMALL_GENERATOR_OPTIONS = {
 """Generator options used by ``check --generated`` before the user's own: spaces small enough to enumerate."""
 
 
+SEARCH_ONLY_OPTIONS = ("symmetry",)
+"""Domain options that change which states a search visits (Klotski's mirror reduction). Checks
+and replays need every real state, so these are hidden and switched off."""
+
+
+def add_instance_arguments(domain: Domain, parser: argparse.ArgumentParser) -> None:
+    """The domain's instance options (``domain.add_arguments``) without the search-only ones."""
+    domain.add_arguments(parser)
+    for action in parser._actions:
+        if action.dest in SEARCH_ONLY_OPTIONS:
+            action.help = argparse.SUPPRESS
+            parser.set_defaults(**{action.dest: False})
+
+
+def load_problem(domain: Domain, path: str | Path, options: argparse.Namespace) -> Any:
+    """Load an instance with every search-only reduction off, so that states are the real ones."""
+    plain = argparse.Namespace(**vars(options))
+    for name in SEARCH_ONLY_OPTIONS:
+        if hasattr(plain, name):
+            setattr(plain, name, False)
+    return domain.load(path, plain)
+
+
 def state_space(domain: Domain, problem: Any, max_states: int = DEFAULT_MAX_STATES) -> StateSpace:
     """The start's component with exact distances, by the fastest builder for the domain."""
     if domain.name == "klotski":

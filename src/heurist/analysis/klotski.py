@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from heurist.analysis.space import DEFAULT_MAX_STATES, StateSpace, StateSpaceTooLarge, explore
-from heurist.domains.klotski.board import BIG, Geometry, iter_bits
+from heurist.domains.klotski.board import Geometry
 from heurist.domains.klotski.problem import KlotskiProblem
 
 MAX_CELLS = 32
@@ -120,14 +120,9 @@ class _Moves:
         return np.concatenate(parents), np.concatenate(child_low), np.concatenate(child_high)
 
 
-def _check_same(key_a, low_a, high_a, key_b, low_b, high_b) -> None:
+def _check_same(low_a, high_a, low_b, high_b) -> None:
     if np.any((low_a != low_b) | (high_a != high_b)):
         raise HashCollision("two states share a 64-bit key")
-
-
-def _sorted_layer(keys: np.ndarray, low: np.ndarray, high: np.ndarray):
-    order = np.argsort(keys, kind="stable")
-    return keys[order], low[order], high[order]
 
 
 def _not_in(keys, low, high, layer_keys, layer_low, layer_high) -> np.ndarray:
@@ -137,7 +132,7 @@ def _not_in(keys, low, high, layer_keys, layer_low, layer_high) -> np.ndarray:
     position = np.minimum(np.searchsorted(layer_keys, keys), layer_keys.size - 1)
     found = layer_keys[position] == keys
     at = position[found]
-    _check_same(keys[found], low[found], high[found], layer_keys[at], layer_low[at], layer_high[at])
+    _check_same(low[found], high[found], layer_low[at], layer_high[at])
     return ~found
 
 
@@ -163,7 +158,7 @@ def klotski_numpy_space(problem: KlotskiProblem, max_states: int = DEFAULT_MAX_S
         keys, unique_rows = np.unique(child_keys, return_index=True)
         # Every candidate sharing a key with the kept one must be that same state.
         first_of_key = unique_rows[np.searchsorted(keys, child_keys)]
-        _check_same(child_keys, child_low, child_high, child_keys, child_low[first_of_key], child_high[first_of_key])
+        _check_same(child_low, child_high, child_low[first_of_key], child_high[first_of_key])
         low, high = child_low[unique_rows], child_high[unique_rows]
         fresh = _not_in(keys, low, high, *layer) & _not_in(keys, low, high, *previous)
         previous, layer = layer, (keys[fresh], low[fresh], high[fresh])
@@ -183,8 +178,8 @@ def klotski_numpy_space(problem: KlotskiProblem, max_states: int = DEFAULT_MAX_S
     for begin in range(0, low.size, _CHUNK):
         parents, child_low, child_high = moves.successors(low[begin:begin + _CHUNK], high[begin:begin + _CHUNK])
         child_keys = moves.keys(child_low, child_high)
-        at = order[np.searchsorted(sorted_keys, child_keys)]
-        _check_same(child_keys, child_low, child_high, keys[at], low[at], high[at])
+        at = order[np.minimum(np.searchsorted(sorted_keys, child_keys), sorted_keys.size - 1)]
+        _check_same(child_low, child_high, low[at], high[at])
         sources.append(parents + begin)
         targets.append(at)
     source = np.concatenate(sources).astype(np.int64)
@@ -209,4 +204,4 @@ def klotski_state_space(problem: KlotskiProblem, max_states: int = DEFAULT_MAX_S
     return explore(problem, max_states)
 
 
-__all__ = ["BIG", "HashCollision", "klotski_numpy_space", "klotski_state_space"]
+__all__ = ["HashCollision", "klotski_numpy_space", "klotski_state_space"]

@@ -16,7 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from heurist.analysis.checks import PROPERTIES, HeuristicReport, Witness, finite_or_none, run_checks
-from heurist.analysis.domains import describe_problem, generated_instances, state_space
+from heurist.analysis.domains import (
+    add_instance_arguments,
+    describe_problem,
+    generated_instances,
+    load_problem,
+    state_space,
+)
 from heurist.analysis.space import DEFAULT_MAX_STATES, StateSpaceTooLarge
 from heurist.cli.common import EXIT_INPUT_ERROR, EXIT_LIMIT, _positive_int
 from heurist.domains import Domain, all_domains
@@ -52,7 +58,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             epilog=_examples(domain) + EXIT_HELP,
         )
         sub.add_argument("instances", metavar="INSTANCE", nargs="*", help="instance files")
-        domain.add_arguments(sub)
+        add_instance_arguments(domain, sub)
         group = sub.add_argument_group("check")
         group.add_argument("--heuristic", "-H", required=True, metavar="NAME", help="the heuristic to check")
         group.add_argument("--against", metavar="NAME", help="also check that --heuristic dominates this one")
@@ -107,7 +113,7 @@ def check(domain: Domain, args: argparse.Namespace) -> int:
     results: list[dict[str, Any]] = []
     text = args.format == "text"
     for name, path in _instances(domain, args):
-        problem = domain.load(path, args)
+        problem = load_problem(domain, path, args)
         entry: dict[str, Any] = {"instance": name, "rules": describe_problem(domain, problem)}
         try:
             space = state_space(domain, problem, args.max_states)
