@@ -47,7 +47,8 @@ class Placement:
 
     def __repr__(self) -> str:
         cells = " ".join(f"({r},{c})" for r, c in self.cells)
-        return f"piece {self.piece + 1} ({self.size} tiles) at {cells}"
+        tiles = "1 tile" if self.size == 1 else f"{self.size} tiles"
+        return f"piece {self.piece + 1} ({tiles}) at {cells}"
 
 
 class Board:
