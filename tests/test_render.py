@@ -341,6 +341,8 @@ def test_render_command_solves_and_draws_every_domain(tmp_path, capsys):
         (["blocksworld", str(BLOCKS)], "stacks.gif"),
         (["blokus", pieces, "-s", *map(str, size), "-x", *map(str, start), "--targets", targets, "--flip"], "cover.html"),
         (["klotski", str(KLOTSKI_GOAL_BOARD)], "klotski.png"),
+        # A classic board: the mirror-symmetry reduction is on, the plan is still real boards.
+        (["klotski", str(DATA / "hrd" / "f22_numeric" / "hrd_input2.txt"), "--symmetry"], "classic.html"),
     ]
     for arguments, name in runs:
         out = tmp_path / name
@@ -348,6 +350,7 @@ def test_render_command_solves_and_draws_every_domain(tmp_path, capsys):
         assert out.stat().st_size > 1000
     assert Image.open(tmp_path / "stacks.gif").n_frames > 1
     assert viewer_data(tmp_path / "cover.html")["frames"][-1]["goal"] is True
+    assert viewer_data(tmp_path / "classic.html")["frames"][-1]["goal"] is True
 
 
 def test_render_command_without_a_plan_draws_the_start(tmp_path):

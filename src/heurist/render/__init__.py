@@ -64,11 +64,15 @@ def replay_steps(problem: Any, states: Sequence[Any], source: str = "plan") -> l
 
     This both recovers what a list of states leaves out and checks the plan:
     a step that is not one legal move is an :class:`InputError` naming it.
+    A problem searching over representatives of symmetric states (Klotski's
+    mirror reduction) keeps its unreduced move generator as ``moves``, which
+    is the one that leads from real board to real board.
     """
     counter = getattr(problem, "expanded", None)  # some problems count successor calls
+    successors = getattr(problem, "moves", None) or problem.successors
     steps = []
     for number, (before, after) in enumerate(zip(states, states[1:]), start=1):
-        step = next(((action, cost) for action, child, cost in problem.successors(before) if child == after), None)
+        step = next(((action, cost) for action, child, cost in successors(before) if child == after), None)
         if step is None:
             raise InputError(f"step {number} of the plan is not one legal move", source)
         steps.append(step)

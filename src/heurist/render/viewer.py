@@ -1,7 +1,7 @@
 """The self-contained HTML solution viewer: one file, inline CSS and JavaScript, no network.
 
-Every frame of the plan is embedded as data (its SVG drawing, its board as
-text, the move, the cost so far, h and h* when known); the page swaps the
+Every frame of the plan is embedded as data (its SVG drawing, stored as
+numbers into a table of distinct SVG lines, its board as text, the move, the cost so far, h and h* when known); the page swaps the
 drawing as the user plays, pauses, steps or scrubs. Elements with stable ids
 (``board-text``, ``move-number``, ``goal-status``...) let scripts and tests
 read what is shown.
@@ -81,10 +81,17 @@ def build_viewer(
     total_cost: float,
 ) -> str:
     """The viewer page for ``frames`` (the first is the start state)."""
+    # Frames repeat most of their SVG lines (the board, the pieces that did not move), so
+    # each distinct line is stored once and a frame is a list of line numbers.
+    line_numbers: dict[str, int] = {}
+    frame_lines = [
+        [line_numbers.setdefault(line, len(line_numbers)) for line in frame.svg.splitlines()] for frame in frames
+    ]
     data = {
+        "svgLines": list(line_numbers),
         "frames": [
             {
-                "svg": frame.svg,
+                "svg": lines,
                 "text": frame.text,
                 "action": frame.action,
                 "cost": _json_number(frame.cost),
@@ -92,7 +99,7 @@ def build_viewer(
                 "h": _json_number(frame.h),
                 "hStar": _json_number(frame.h_star),
             }
-            for frame in frames
+            for frame, lines in zip(frames, frame_lines)
         ],
         "totalCost": _json_number(total_cost),
     }
@@ -198,7 +205,7 @@ _TEMPLATE = """<!DOCTYPE html>
   function show(index) {
     current = Math.max(0, Math.min(last, index));
     var frame = frames[current];
-    byId("board").innerHTML = frame.svg;
+    byId("board").innerHTML = frame.svg.map(function (n) { return data.svgLines[n]; }).join("\\n");
     byId("board-text").textContent = frame.text;
     byId("move-number").textContent = String(current);
     byId("cost").textContent = shown(frame.cost);
