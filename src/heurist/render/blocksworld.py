@@ -78,7 +78,7 @@ def draw(problem: BlocksWorld, states: Sequence[State], index: int, flip: bool =
     moved = moved_block(states[index - 1] if index else None, state)
     current = stacks_scene(problem, state, levels, moved)
     goal = stacks_scene(problem, problem.goal_state, levels, all_in_place=True)
-    scene = side_by_side([("start" if index == 0 else "now", current, 1.0), ("goal", goal, 0.6)])
+    scene = side_by_side([("start" if index == 0 else "now", current, 1.0), ("goal", goal, 0.6)], align_bottom=True)
     scene.title = "Blocks World stacks and goal"
     return scene
 

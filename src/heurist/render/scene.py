@@ -106,20 +106,23 @@ class Scene:
 # ----- composing -----------------------------------------------------------------------------
 
 def side_by_side(
-    panels: Sequence[tuple[str, Scene, float]], gap: float = 24.0, label_size: float = 15.0
+    panels: Sequence[tuple[str, Scene, float]],
+    gap: float = 24.0,
+    label_size: float = 15.0,
+    align_bottom: bool = False,
 ) -> Scene:
-    """Panels (label, scene, scale) in a row, each under its label, top-aligned."""
+    """Panels (label, scene, scale) in a row, each under its label, top- or bottom-aligned."""
     label_band = label_size * 2 if any(label for label, _, _ in panels) else 0.0
+    tallest = max(scene.height * scale for _, scene, scale in panels)
     width = gap
-    height = 0.0
     groups: list[Item] = []
     for label, scene, scale in panels:
+        top = label_band + (tallest - scene.height * scale if align_bottom else 0.0)
         if label:
-            groups.append(Text(width + scene.width * scale / 2, label_band / 2, label, label_size, role="label"))
-        groups.append(scene.as_group(width, label_band, scale, role="panel"))
+            groups.append(Text(width + scene.width * scale / 2, top - label_band / 2, label, label_size, role="label"))
+        groups.append(scene.as_group(width, top, scale, role="panel"))
         width += scene.width * scale + gap
-        height = max(height, label_band + scene.height * scale)
-    return Scene(width, height + gap / 2, groups)
+    return Scene(width, label_band + tallest + gap / 2, groups)
 
 
 def with_caption(scene: Scene, lines: Sequence[str], size: float = 15.0) -> Scene:
