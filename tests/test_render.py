@@ -269,6 +269,17 @@ def test_blokus_svg_has_every_tile_the_start_and_the_targets(tmp_path, blokus):
     assert len({rect.get("fill") for rect in classes(root, "rect", "tile")}) == pieces_used
 
 
+def test_blokus_strategy_plans_render(tmp_path):
+    from heurist.domains.blokus import mini_contest_search
+
+    _, problem = blokus_problem()
+    result = mini_contest_search(problem).result  # its states carry the search's own bookkeeping
+    assert result.solved
+    path = tmp_path / "contest.gif"
+    render_plan("blokus", problem, result.states, result.statistics, path)
+    assert Image.open(path).n_frames == len(result.states)
+
+
 @pytest.mark.parametrize("flip", [False, True])
 def test_blokus_png_orientation_and_tiles(tmp_path, flip):
     _, problem = blokus_problem()
@@ -314,6 +325,13 @@ def test_unknown_extension_and_illegal_plans_are_input_errors(tmp_path, klotski)
     with pytest.raises(InputError, match="step 1"):
         render_plan("klotski", problem, skipping, None, tmp_path / "plan.gif")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_unwritable_output_is_an_input_error(tmp_path, capsys):
+    out = tmp_path / "missing" / "start.png"
+    assert main(["render", "klotski", str(KLOTSKI_CLASSIC), "--out", str(out)]) == 2
+    assert "cannot write" in capsys.readouterr().err
+    assert not out.parent.exists()
 
 
 def test_render_command_replays_a_course_solution(tmp_path, capsys):

@@ -105,3 +105,38 @@ def test_viewer_steps_to_the_goal_in_chromium(browser, tmp_path):
     red = tuple(int(SHAPE_COLOUR[BIG][i : i + 2], 16) for i in (1, 3, 5))
     red_pixels = sum(count for count, colour in colours if colour == red)
     assert red_pixels > 1000, "the 2x2 piece is not drawn"
+
+
+def test_viewer_scrub_keys_and_play(browser, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    domain = get_domain("blocksworld")
+    problem = domain.load(DATA / "blocksworld" / "probA06.bwp", None)
+    result = search(problem, "astar", domain.heuristics.resolve(domain.default_heuristic))
+    page = tmp_path / "viewer.html"
+    render_plan("blocksworld", problem, result.states, result.statistics, page)
+    browser.get(page.as_uri())
+    last = len(result.states) - 1
+
+    def shown() -> tuple[str, str]:
+        return browser.find_element(By.ID, "move-number").text, browser.find_element(By.ID, "board-text").text
+
+    browser.execute_script(
+        "var s = document.getElementById('scrub'); s.value = '2'; s.dispatchEvent(new Event('input'));"
+    )
+    assert shown() == ("2", domain.format_state(problem, result.states[2]))
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.END)
+    assert shown() == (str(last), domain.format_state(problem, problem.goal_state))
+    body.send_keys(Keys.HOME)
+    body.send_keys(Keys.ARROW_RIGHT)
+    assert shown()[0] == "1"
+    Select(browser.find_element(By.ID, "speed")).select_by_visible_text("fast")
+    browser.find_element(By.ID, "play").click()
+    WebDriverWait(browser, 30).until(
+        lambda driver: driver.find_element(By.ID, "goal-status").text == "goal reached"
+    )
+    assert shown() == (str(last), domain.format_state(problem, problem.goal_state))
+

@@ -33,6 +33,11 @@ PIECE_COLOURS = (
 """One colour per piece of the standard 21-piece set (then repeating)."""
 
 
+def problem_state(state: tuple) -> tuple[int, int]:
+    """A Blokus state as the puzzles have it, (occupied, used); the strategies' searches carry more."""
+    return state[0], state[1]
+
+
 def piece_colour(piece: int) -> str:
     return PIECE_COLOURS[piece % len(PIECE_COLOURS)]
 
