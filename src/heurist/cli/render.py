@@ -29,14 +29,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "render",
         help="draw an instance or a plan as SVG, PNG, an animated GIF or an HTML viewer",
-        description=__doc__.split("\n\n", 1)[1],
+        description=__doc__.split("\n\n", 1)[1].replace("``", "'"),
     )
     domains = parser.add_subparsers(dest="domain", metavar="DOMAIN", required=True)
     for domain in all_domains():
         sub = domains.add_parser(
             domain.name,
             help=f"draw a {domain.name} instance or plan",
-            description=f"Draw a {domain.name} instance, a plan read from a file, or the plan heurist finds.",
+            description=(
+                f"Draw a {domain.name} instance, "
+                + ("a plan read from a solution file, " if domain.name == "klotski" else "")
+                + "or the plan heurist finds (--solve)."
+            ),
             formatter_class=argparse.RawDescriptionHelpFormatter,
             epilog=_examples(domain.name) + "\n\n" + EXIT_STATUS_HELP,
         )
