@@ -278,6 +278,12 @@ def test_blokus_strategy_plans_render(tmp_path):
     path = tmp_path / "contest.gif"
     render_plan("blokus", problem, result.states, result.statistics, path)
     assert Image.open(path).n_frames == len(result.states)
+    page = tmp_path / "contest.html"
+    heuristic = get_domain("blokus").heuristics.resolve("reach")
+    render_plan("blokus", problem, result.states, result.statistics, page, heuristic=heuristic, optimal=True)
+    frames = viewer_data(page)["frames"]
+    assert frames[-1]["goal"] and frames[-1]["cost"] == result.cost
+    assert all(frame["h"] <= frame["hStar"] for frame in frames)  # reach is admissible
 
 
 @pytest.mark.parametrize("flip", [False, True])

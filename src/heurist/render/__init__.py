@@ -59,21 +59,15 @@ def output_format(path: str | Path) -> str:
     return suffix
 
 
-def replay_steps(
-    problem: Any, states: Sequence[Any], source: str = "plan", normalise: Callable[[Any], Any] | None = None
-) -> list[tuple[Any, float]]:
+def replay_steps(problem: Any, states: Sequence[Any], source: str = "plan") -> list[tuple[Any, float]]:
     """(action, cost) of each step of ``states``, found among the problem's successors.
 
     This both recovers what a list of states leaves out and checks the plan:
     a step that is not one legal move is an :class:`InputError` naming it.
     A problem searching over representatives of symmetric states (Klotski's
     mirror reduction) keeps its unreduced move generator as ``moves``, which
-    is the one that leads from real board to real board. ``normalise`` turns
-    each state into the problem's own form first (the Blokus strategies'
-    searches carry extra bookkeeping in their states).
+    is the one that leads from real board to real board.
     """
-    if normalise is not None:
-        states = [normalise(state) for state in states]
     counter = getattr(problem, "expanded", None)  # some problems count successor calls
     successors = getattr(problem, "moves", None) or problem.successors
     steps = []
@@ -140,8 +134,11 @@ def render_plan(
         raise InputError("there is no plan to draw (no states)", path)
     domain = get_domain(domain_name)
     module = drawer(domain_name)
+    normalise = getattr(module, "problem_state", None)  # e.g. Blokus strategies' extra bookkeeping
+    if normalise is not None:
+        states = [normalise(state) for state in states]
     if actions is None or step_costs is None:
-        steps = replay_steps(problem, states, normalise=getattr(module, "problem_state", None))
+        steps = replay_steps(problem, states)
         actions = [action for action, _ in steps] if actions is None else actions
         step_costs = [cost for _, cost in steps] if step_costs is None else step_costs
     costs = [0.0]
