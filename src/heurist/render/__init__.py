@@ -41,9 +41,12 @@ def drawer(domain_name: str):
     """The drawer module of a domain: ``draw(problem, states, index, flip)`` and ``LEGEND``."""
     get_domain(domain_name)  # an unknown domain is an input error naming the choices
     try:
-        return importlib.import_module(f"{__name__}.{domain_name}")
+        module = importlib.import_module(f"{__name__}.{domain_name}")
     except ModuleNotFoundError:
-        raise InputError(f"no pictures for the {domain_name} domain yet", domain_name) from None
+        module = None
+    if not hasattr(module, "draw"):
+        raise InputError(f"no pictures for the {domain_name} domain yet", domain_name)
+    return module
 
 
 def output_format(path: str | Path) -> str:
