@@ -110,37 +110,35 @@ def deadlock(state: State, problem: BlocksWorld) -> int:
     if memo is None:
         memo = problem.heuristic_memo["deadlock"] = [{} for _ in problem.goal_state]
     misplaced = 0
-    prefixes = []
     in_stack = []  # per stack: mask of its misplaced blocks
-    above: dict[str, int] = {}  # misplaced block -> mask of the blocks now above it
+    tails = []  # per stack: the goal's blocks above the correct prefix, as bits
+    above: dict[int, int] = {}  # misplaced block -> mask of the blocks now above it
     for current, stack_memo, goal in zip(state, memo, problem.goal_state):
         known = stack_memo.get(current)
         if known is None:
             known = stack_memo[current] = _stack_summary(current, goal, problem.bit)
             if len(stack_memo) > _MEMO_LIMIT:
                 stack_memo.clear()
-        length, mask, pairs = known
-        prefixes.append(length)
+        mask, pairs, tail = known
         in_stack.append(mask)
+        tails.append(tail)
         above.update(pairs)
         misplaced += len(pairs)
     if misplaced == 0:
         return 0
 
-    bit = problem.bit
     twice = 0  # blocks that wait for themselves
     waits: list[tuple[int, int]] = []  # (block, mask of the blocks it waits for)
     waiting = waited_for = 0
-    for length, blockers, goal in zip(prefixes, in_stack, problem.goal_state):
-        for block in goal[length:]:
-            node = bit[block]
+    for blockers, tail in zip(in_stack, tails):
+        for node in tail:
             if blockers & node:
                 twice |= node
             elif blockers:
                 waits.append((node, blockers))
                 waiting |= node
                 waited_for |= blockers
-            blockers |= above[block]
+            blockers |= above[node]
     extra = twice.bit_count()
     if waits:
         extra += _minimum_feedback_vertex_set(waits, twice, waiting, waited_for)
@@ -150,15 +148,19 @@ def deadlock(state: State, problem: BlocksWorld) -> int:
 _MEMO_LIMIT = 200_000
 
 
-def _stack_summary(current: str, goal: str, bit: dict[str, int]) -> tuple[int, int, tuple]:
-    """(correct prefix length, mask of the misplaced blocks, ((block, mask above it), ...))."""
+def _stack_summary(current: str, goal: str, bit: dict[str, int]) -> tuple[int, tuple, tuple]:
+    """What the deadlock heuristic needs from one stack, as one-bit masks per block.
+
+    (mask of the misplaced blocks, ((block, mask of the blocks above it), ...)
+    for the misplaced blocks, the goal's blocks above the correct prefix).
+    """
     length = _common_prefix(current, goal)
     mask = 0
     pairs = []
     for block in reversed(current[length:]):
-        pairs.append((block, mask))
+        pairs.append((bit[block], mask))
         mask |= bit[block]
-    return length, mask, tuple(pairs)
+    return mask, tuple(pairs), tuple(bit[block] for block in goal[length:])
 
 
 def _bit_table(shift: int) -> list[tuple[int, ...]]:
