@@ -362,7 +362,7 @@ def test_render_command_rejects_a_plan_for_another_start(tmp_path, capsys):
 def test_render_command_solves_and_draws_every_domain(tmp_path, capsys):
     pieces, size, start, targets = BLOKUS_COVER
     runs = [
-        (["blocksworld", str(BLOCKS)], "stacks.gif"),
+        (["blocksworld", str(BLOCKS), "--frame-time", "200"], "stacks.gif"),
         (["blokus", pieces, "-s", *map(str, size), "-x", *map(str, start), "--targets", targets, "--flip"], "cover.html"),
         (["klotski", str(KLOTSKI_GOAL_BOARD)], "klotski.png"),
         # A classic board: the mirror-symmetry reduction is on, the plan is still real boards.
@@ -372,7 +372,9 @@ def test_render_command_solves_and_draws_every_domain(tmp_path, capsys):
         out = tmp_path / name
         assert main(["render", *arguments, "--solve", "--out", str(out)]) == 0, name
         assert out.stat().st_size > 1000
-    assert Image.open(tmp_path / "stacks.gif").n_frames > 1
+    gif = Image.open(tmp_path / "stacks.gif")
+    assert gif.n_frames > 1 and gif.info["duration"] == 200
+    assert "<th>algorithm</th><td>astar</td>" in (tmp_path / "cover.html").read_text()
     assert viewer_data(tmp_path / "cover.html")["frames"][-1]["goal"] is True
     assert viewer_data(tmp_path / "classic.html")["frames"][-1]["goal"] is True
 

@@ -20,7 +20,14 @@ from heurist.cli.common import (
 )
 from heurist.domains import Domain, all_domains
 from heurist.errors import InputError, read_text
-from heurist.render import FORMATS, output_format, render_plan, replay_steps
+from heurist.render import (
+    FINAL_MILLISECONDS,
+    FORMATS,
+    MOVE_MILLISECONDS,
+    output_format,
+    render_plan,
+    replay_steps,
+)
 
 ORDER = 40
 
@@ -50,6 +57,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "--out", "-o", required=True, metavar="FILE", help=f"where to draw; the format from the extension: {', '.join(FORMATS)}"
         )
         output.add_argument("--title", help="the HTML viewer's title (default: domain and instance)")
+        output.add_argument(
+            "--frame-time", type=_milliseconds, default=MOVE_MILLISECONDS, metavar="MS",
+            help="GIF: how long each move shows, in milliseconds (default: %(default)s; the last state stays "
+            f"at least {FINAL_MILLISECONDS})",
+        )
         output.add_argument(
             "--optimal", action="store_true",
             help="the plan is a cheapest one: the viewer also plots h*, the cost still to go "
@@ -104,7 +116,15 @@ def render(domain: Domain, args: argparse.Namespace) -> int:
             print(format_statistics(result), file=sys.stderr)
             print(f"heurist: {args.file}: no plan found, nothing drawn", file=sys.stderr)
             return EXIT_BY_STATUS[result.status]
-        states, statistics = result.states, result.statistics
+        states = result.states
+        statistics = {
+            "algorithm": result.algorithm,
+            "heuristic": args.heuristic,
+            **({"weight": args.weight} if result.algorithm == "wastar" else {}),
+            "cost": result.cost,
+            "plan_length": result.plan_length,
+            **result.statistics.as_dict(),
+        }
         optimal = optimal or result.algorithm == "ucs"
     elif getattr(args, "plan", None):
         states = read_klotski_plan(problem, args.plan)
@@ -124,8 +144,16 @@ def render(domain: Domain, args: argparse.Namespace) -> int:
         optimal=optimal and len(states) > 1,
         flip=getattr(args, "flip", False),
         title=args.title or f"{domain.name}: {args.file}",
+        frame_milliseconds=args.frame_time,
     )
     return 0
+
+
+def _milliseconds(text: str) -> int:
+    value = int(text)
+    if not 20 <= value <= 60_000:
+        raise argparse.ArgumentTypeError("must be between 20 and 60000 milliseconds")
+    return value
 
 
 def read_klotski_plan(problem, path: str) -> list[int]:

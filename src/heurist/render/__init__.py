@@ -122,6 +122,7 @@ def render_plan(
     optimal: bool = False,
     flip: bool = False,
     title: str | None = None,
+    frame_milliseconds: int = MOVE_MILLISECONDS,
 ) -> None:
     """Write the plan ``states`` (start first) to ``path`` in the format its extension names.
 
@@ -130,7 +131,8 @@ def render_plan(
     from the problem when not given (which also checks the plan). With a
     ``heuristic`` the viewer plots h along the path, and h* (the cost still
     to go) when ``optimal`` says the plan is a cheapest one. ``flip`` puts
-    Blokus row 0 at the top. The file is written whole or not at all.
+    Blokus row 0 at the top; ``frame_milliseconds`` is how long each GIF
+    frame shows. The file is written whole or not at all.
     """
     suffix = output_format(path)
     if not states:
@@ -164,7 +166,7 @@ def render_plan(
         scene = frame_scene(last)
         data = to_svg(scene).encode() if suffix == ".svg" else _png_bytes(scene)
     elif suffix == ".gif":
-        data = _gif_bytes([frame_scene(index) for index in range(len(states))])
+        data = _gif_bytes([frame_scene(index) for index in range(len(states))], frame_milliseconds)
     else:
         h_values = _h_values(heuristic, problem, states)
         frames = [
@@ -203,8 +205,8 @@ def _png_bytes(scene: Scene) -> bytes:
     return buffer.getvalue()
 
 
-def _gif_bytes(scenes: Sequence[Scene]) -> bytes:
-    """One frame per scene, :data:`MOVE_MILLISECONDS` each, the last held longer, looping."""
+def _gif_bytes(scenes: Sequence[Scene], frame_milliseconds: int = MOVE_MILLISECONDS) -> bytes:
+    """One frame per scene, ``frame_milliseconds`` each, the last held longer, looping."""
     images = [to_image(scene) for scene in scenes]
     size = (max(image.width for image in images), max(image.height for image in images))
     frames = []
@@ -222,7 +224,7 @@ def _gif_bytes(scenes: Sequence[Scene]) -> bytes:
         sheet.paste(sample, (size[0] * number, 0))
     palette = sheet.quantize(colors=96, dither=Image.Dither.NONE)
     frames = [frame.quantize(palette=palette, dither=Image.Dither.NONE) for frame in frames]
-    durations = [MOVE_MILLISECONDS] * (len(frames) - 1) + [FINAL_MILLISECONDS]
+    durations = [frame_milliseconds] * (len(frames) - 1) + [max(FINAL_MILLISECONDS, frame_milliseconds)]
     buffer = io.BytesIO()
     frames[0].save(
         buffer, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0, disposal=1
