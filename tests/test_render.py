@@ -340,9 +340,15 @@ def test_unwritable_output_is_an_input_error(tmp_path, capsys):
     assert not out.parent.exists()
 
 
-def test_render_command_replays_a_course_solution(tmp_path, capsys):
-    solution = DATA / "hrd" / "w23_s24_char" / "testhrd_easy1_astar_output_1.txt"
-    instance = DATA / "hrd" / "w23_s24_char" / "testhrd_easy1.txt"
+@pytest.mark.parametrize(
+    "instance, solution",
+    [
+        ("w23_s24_char/testhrd_easy1.txt", "w23_s24_char/testhrd_easy1_astar_output_1.txt"),  # V2 characters
+        ("f22_numeric/hrd_input2.txt", "f22_numeric/hrd_solution2.txt"),  # V1 digits and cost line
+    ],
+)
+def test_render_command_replays_a_course_solution(tmp_path, instance, solution):
+    instance, solution = DATA / "hrd" / instance, DATA / "hrd" / solution
     out = tmp_path / "replay.gif"
     assert main(["render", "klotski", str(instance), "--plan", str(solution), "--out", str(out)]) == 0
     boards = [block for block in solution.read_text().split("\n\n") if block.strip()]
