@@ -9,6 +9,8 @@ import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 from heurist.cli.main import main
@@ -19,6 +21,7 @@ from heurist.render import FINAL_MILLISECONDS, MOVE_MILLISECONDS, render_plan, r
 from heurist.render import blokus as blokus_drawing
 from heurist.render import klotski as klotski_drawing
 from heurist.render.blocksworld import IN_PLACE, OUT_OF_PLACE, blocks_in_place
+from heurist.render.scene import to_image, to_svg
 from heurist.search import search
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -115,6 +118,28 @@ def test_klotski_png_colours_every_covered_cell_by_its_piece_kind(tmp_path):
     empty = geometry.cells - geometry.occupied(problem.initial_state).bit_count()
     assert colours.count(rgb(klotski_drawing.BOARD_COLOUR)) == empty == 2
     assert len(image.getcolors(1 << 16)) > 20  # not blank
+
+
+@settings(max_examples=25, deadline=None)
+@given(choices=st.lists(st.integers(min_value=0, max_value=1 << 16), max_size=40))
+def test_klotski_pictures_match_any_reachable_board(choices):
+    """After any random walk, the SVG has one piece per piece and the PNG colours each cell by its kind."""
+    problem = get_domain("klotski").load(KLOTSKI_CLASSIC, None)
+    state = problem.initial_state
+    for choice in choices:
+        moves = list(problem.successors(state))
+        state = moves[choice % len(moves)][1]
+    scene = klotski_drawing.draw(problem, [state], 0)
+    root = ElementTree.fromstring(to_svg(scene))
+    image = to_image(scene)
+    offset = klotski_drawing.WALL + 4
+    colours = klotski_cell_colours(image, problem, offset, offset)
+    geometry = problem.geometry
+    for shape, role in klotski_drawing.SHAPE_ROLE.items():
+        anchors = [anchor for s, anchor in geometry.pieces(state) if s == shape]
+        assert len(classes(root, "rect", role)) == len(anchors)
+        covered = sum(geometry.piece_cells[shape][anchor].bit_count() for anchor in anchors)
+        assert colours.count(rgb(klotski_drawing.SHAPE_COLOUR[shape])) == covered
 
 
 def test_klotski_goal_board_is_drawn_beside_the_board(tmp_path, klotski):

@@ -168,11 +168,11 @@ _TEMPLATE = """<!DOCTYPE html>
 <section>
   <div id="board"></div>
   <div id="controls">
-    <button id="first" title="first state (Home)">&#x21E4;</button>
-    <button id="previous" title="previous move (&#x2190;)">&#x2759;&#x25C0;</button>
-    <button id="play" title="play or pause (space)">&#x25B6;</button>
-    <button id="next" title="next move (&#x2192;)">&#x25B6;&#x2759;</button>
-    <button id="last" title="last state (End)">&#x21E5;</button>
+    <button id="first" aria-label="first state" title="first state (Home)">&#x21E4;</button>
+    <button id="previous" aria-label="previous move" title="previous move (&#x2190;)">&#x2759;&#x25C0;</button>
+    <button id="play" aria-label="play or pause" title="play or pause (space)">&#x25B6;</button>
+    <button id="next" aria-label="next move" title="next move (&#x2192;)">&#x25B6;&#x2759;</button>
+    <button id="last" aria-label="last state" title="last state (End)">&#x21E5;</button>
     <input id="scrub" type="range" min="0" max="%LAST%" value="0" aria-label="move">
     <label>speed <select id="speed">
       <option value="1200">slow</option><option value="500" selected>normal</option><option value="150">fast</option>
