@@ -41,7 +41,9 @@ def distance_estimate(state, problem) -> float:
     once for every target it brings closer, and the "+1 in line" overshoots
     when a monomino is in hand. With a tile at (0, 0) only, the target (0, 3)
     gets 3 + 1 = 4, yet a monomino at (1, 1) and a domino on (0, 2)-(0, 3)
-    cover it with 3 tiles. The infinity for edge-adjacent targets is exact.
+    cover it with 3 tiles. On the course's own command ``-p small_set.txt
+    -f astar -s 5 5 -z corners`` A* with it returns 14 tiles where 13 is
+    optimal. The infinity for edge-adjacent targets is exact.
     """
     occupied = state[0]
     uncovered = problem.target_mask & ~occupied
