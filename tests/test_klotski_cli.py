@@ -123,3 +123,16 @@ def test_missing_file(tmp_path):
 def test_wrong_hrd_arguments():
     result = run("hrd", "--algo", "astar", "--inputfile", "x.txt")
     assert result.returncode == 2 and "required" in result.stderr
+
+
+def test_render_flag_on_solve_and_hrd(tmp_path):
+    puzzle = str(DATA / "w23_s24_char/testhrd_med4.txt")
+    picture, viewer = tmp_path / "plan.png", tmp_path / "plan.html"
+    assert main(["solve", "klotski", puzzle, "-q", "--render", str(picture)]) == 0
+    assert picture.read_bytes().startswith(b"\x89PNG")
+    out = tmp_path / "out.txt"
+    assert main(["hrd", "--algo", "astar", "--inputfile", puzzle, "--outputfile", str(out),
+                 "--render", str(viewer)]) == 0
+    assert out.exists() and "<html" in viewer.read_text().lower()
+    bad = run("solve", "klotski", puzzle, "--render", str(tmp_path / "plan.bmp"))
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1

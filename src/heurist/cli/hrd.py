@@ -63,6 +63,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="search one of each pair of mirror-image boards when the goal allows (default: on)",
     )
     parser.add_argument("--verbose", "-v", action="store_true", help="print the statistics to stderr")
+    parser.add_argument(
+        "--render",
+        metavar="FILE",
+        help="also draw the (last) plan: .svg, .png, .gif or .html, from the extension",
+    )
     add_limit_arguments(parser)
     parser.set_defaults(handler=run)
 
@@ -79,6 +84,10 @@ def run(args: argparse.Namespace) -> int:
             raise InputError("the arguments --algo, --inputfile and --outputfile are required", "hrd")
         source = args.inputfile
         jobs = [(args.algo, args.outputfile)]
+    if args.render:
+        from heurist.render import output_format
+
+        output_format(args.render)  # a bad extension is reported before anything is written
     puzzle = read_puzzle(source)
     heuristic = HEURISTICS.resolve(args.heuristic)
     outputs = []
@@ -96,6 +105,13 @@ def run(args: argparse.Namespace) -> int:
             continue
         states = result.states if result.solved else None
         outputs.append((destination, format_solution(puzzle.geometry, states, puzzle.variant, result.cost)))
+        drawn = (problem, result)
     for destination, text in outputs:
         write_atomically(destination, text)
+    if args.render and outputs:
+        from heurist.render import render_plan  # Pillow is only needed for pictures
+
+        problem, result = drawn
+        render_plan("klotski", problem, result.states if result.solved else [puzzle.start],
+                    result.statistics, args.render, title=f"hrd: {source}")
     return status

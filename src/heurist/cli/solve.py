@@ -13,6 +13,7 @@ from heurist.cli.common import (
     run_search,
 )
 from heurist.domains import Domain, all_domains
+from heurist.search import SearchResult
 
 ORDER = 10
 
@@ -45,13 +46,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "--format", choices=["text", "json"], default="text", help="output format (default: text)"
         )
         sub.add_argument("--quiet", "-q", action="store_true", help="print the statistics only")
+        sub.add_argument(
+            "--render",
+            metavar="FILE",
+            help="also draw the plan (or the start, when unsolved); the format follows the "
+            "extension: .svg or .png (the final state), .gif (one frame per move), .html (a viewer)",
+        )
         sub.set_defaults(handler=lambda args, domain=domain: solve(domain, args))
 
 
 def solve(domain: Domain, args: argparse.Namespace) -> int:
+    if args.render:
+        from heurist.render import output_format
+
+        output_format(args.render)  # a bad extension is reported before searching
     problem = domain.load(args.file, args)
     heuristics = getattr(problem, "heuristics", domain.heuristics)
     result = run_search(problem, args, heuristics)
+    if args.render:
+        render(domain, problem, result, args, heuristics)
     if args.format == "json":
         plan = [
             {"step": i + 1, "action": domain.format_action(problem, action)}
@@ -69,3 +82,20 @@ def solve(domain: Domain, args: argparse.Namespace) -> int:
             print()
     print(format_statistics(result))
     return EXIT_BY_STATUS[result.status]
+
+
+def render(domain: Domain, problem, result: SearchResult, args: argparse.Namespace, heuristics) -> None:
+    """Draw the plan (or the start state) to ``args.render``, as ``heurist render`` would."""
+    from heurist.render import render_plan  # imported here: Pillow is only needed for pictures
+
+    states = result.states if result.solved else [getattr(problem, "start", problem.initial_state)]
+    render_plan(
+        domain.name,
+        problem,
+        states,
+        result.statistics,
+        args.render,
+        heuristic=heuristics.resolve(args.heuristic),
+        optimal=result.solved and args.algo in ("bfs", "ucs"),
+        title=f"{domain.name}: {args.file}",
+    )
