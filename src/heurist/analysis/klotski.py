@@ -17,7 +17,8 @@ the plain-Python :func:`~heurist.analysis.space.explore`.
 
 Breadth-first layers of an undirected graph only touch the layer before and
 the layer after, so a new layer is the successors of the current one minus
-the current and the previous layer: no global visited set is needed.
+the current and the previous layer: no global visited set is needed, and
+every edge is numbered against three small sorted layers.
 """
 
 from __future__ import annotations
@@ -125,63 +126,82 @@ def _check_same(low_a, high_a, low_b, high_b) -> None:
         raise HashCollision("two states share a 64-bit key")
 
 
-def _not_in(keys, low, high, layer_keys, layer_low, layer_high) -> np.ndarray:
-    """Mask of the candidates absent from a sorted layer (equal keys are compared in full)."""
+def _unique(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sorted distinct keys, the first row of each, and each row's distinct-key number.
+
+    What ``np.unique(..., return_index=True, return_inverse=True)`` returns, by one
+    stable sort (faster here than the hash-based path of recent numpy)."""
+    order = np.argsort(keys, kind="stable")
+    ordered = keys[order]
+    starts = np.ones(ordered.size, dtype=bool)
+    starts[1:] = ordered[1:] != ordered[:-1]
+    inverse = np.empty(ordered.size, dtype=np.int64)
+    inverse[order] = np.cumsum(starts) - 1
+    return ordered[starts], order[starts], inverse
+
+
+def _positions(keys, low, high, layer_keys, layer_low, layer_high) -> np.ndarray:
+    """Index in a sorted layer of each candidate, or -1 if absent (equal keys are compared in full)."""
+    position = np.full(keys.size, -1, dtype=np.int64)
     if layer_keys.size == 0:
-        return np.ones(keys.size, dtype=bool)
-    position = np.minimum(np.searchsorted(layer_keys, keys), layer_keys.size - 1)
-    found = layer_keys[position] == keys
-    at = position[found]
-    _check_same(low[found], high[found], layer_low[at], layer_high[at])
-    return ~found
+        return position
+    at = np.minimum(np.searchsorted(layer_keys, keys), layer_keys.size - 1)
+    found = layer_keys[at] == keys
+    _check_same(low[found], high[found], layer_low[at[found]], layer_high[at[found]])
+    position[found] = at[found]
+    return position
 
 
 def klotski_numpy_space(problem: KlotskiProblem, max_states: int = DEFAULT_MAX_STATES) -> StateSpace:
-    """The start's component under the one-cell metric, and its edges, built layer by layer."""
+    """The start's component under the one-cell metric, and its edges, built layer by layer.
+
+    States are numbered layer by layer from the start, by key within a layer.
+    The successors of layer d lie in layers d - 1, d and d + 1, so every edge
+    is numbered while its layer is processed, against those three sorted
+    layers only.
+    """
     if problem.metric != "step":
         raise ValueError("the numpy builder implements the one-cell (step) metric only")
     moves = _Moves(problem.geometry)
     start_low, start_high = moves.split([problem.initial_state])
-    layer = (moves.keys(start_low, start_high), start_low, start_high)
-    previous = (np.zeros(0, dtype=np.uint64),) * 3
-    layers = [layer]
-    total = 1
+    empty = np.zeros(0, dtype=np.uint64)
+    layer, offset = (moves.keys(start_low, start_high), start_low, start_high), 0
+    previous, previous_offset = (empty, empty, empty), 0
+    layers, sources, targets = [layer], [], []
     while layer[0].size:
         _, low, high = layer
-        candidates = []
-        for begin in range(0, low.size, _CHUNK):
-            _, child_low, child_high = moves.successors(low[begin:begin + _CHUNK], high[begin:begin + _CHUNK])
-            candidates.append((child_low, child_high))
-        child_low = np.concatenate([c[0] for c in candidates])
-        child_high = np.concatenate([c[1] for c in candidates])
-        child_keys = moves.keys(child_low, child_high)
-        keys, unique_rows = np.unique(child_keys, return_index=True)
-        # Every candidate sharing a key with the kept one must be that same state.
-        first_of_key = unique_rows[np.searchsorted(keys, child_keys)]
-        _check_same(child_low, child_high, child_low[first_of_key], child_high[first_of_key])
-        low, high = child_low[unique_rows], child_high[unique_rows]
-        fresh = _not_in(keys, low, high, *layer) & _not_in(keys, low, high, *previous)
-        previous, layer = layer, (keys[fresh], low[fresh], high[fresh])
-        total += int(layer[0].size)
-        if total > max_states:
+        pieces = [moves.successors(low[b:b + _CHUNK], high[b:b + _CHUNK]) for b in range(0, low.size, _CHUNK)]
+        parents = np.concatenate([part[0] + b for part, b in zip(pieces, range(0, low.size, _CHUNK))])
+        child_low = np.concatenate([part[1] for part in pieces])
+        child_high = np.concatenate([part[2] for part in pieces])
+        keys, first, inverse = _unique(moves.keys(child_low, child_high))
+        # Every successor sharing a key with the one kept must be that same state.
+        _check_same(child_low, child_high, child_low[first][inverse], child_high[first][inverse])
+        unique_low, unique_high = child_low[first], child_high[first]
+        index = np.full(keys.size, -1, dtype=np.int64)
+        for (layer_keys, layer_low, layer_high), layer_offset in ((layer, offset), (previous, previous_offset)):
+            open_rows = np.flatnonzero(index < 0)
+            position = _positions(keys[open_rows], unique_low[open_rows], unique_high[open_rows],
+                                  layer_keys, layer_low, layer_high)
+            hit = position >= 0
+            index[open_rows[hit]] = layer_offset + position[hit]
+        fresh = index < 0
+        next_offset = offset + low.size
+        index[fresh] = next_offset + np.arange(int(fresh.sum()))
+        if next_offset + int(fresh.sum()) > max_states:
             raise StateSpaceTooLarge(max_states)
+        sources.append(parents + offset)
+        targets.append(index[inverse])
+        previous, previous_offset = layer, offset
+        layer, offset = (keys[fresh], unique_low[fresh], unique_high[fresh]), next_offset
         if layer[0].size:
             layers.append(layer)
     keys = np.concatenate([entry[0] for entry in layers])
     low = np.concatenate([entry[1] for entry in layers])
     high = np.concatenate([entry[2] for entry in layers])
-    order = np.argsort(keys, kind="stable")
-    sorted_keys = keys[order]
-    if np.any(sorted_keys[1:] == sorted_keys[:-1]):
+    ordered = np.sort(keys)
+    if np.any(ordered[1:] == ordered[:-1]):  # a collision between layers further apart
         raise HashCollision("two states share a 64-bit key")
-    sources, targets = [], []
-    for begin in range(0, low.size, _CHUNK):
-        parents, child_low, child_high = moves.successors(low[begin:begin + _CHUNK], high[begin:begin + _CHUNK])
-        child_keys = moves.keys(child_low, child_high)
-        at = order[np.minimum(np.searchsorted(sorted_keys, child_keys), sorted_keys.size - 1)]
-        _check_same(child_low, child_high, low[at], high[at])
-        sources.append(parents + begin)
-        targets.append(at)
     source = np.concatenate(sources).astype(np.int64)
     target = np.concatenate(targets).astype(np.int64)
     if problem.goal_state is None:

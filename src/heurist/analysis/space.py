@@ -70,9 +70,16 @@ class StateSpace:
         return float(self.distance[0])
 
 
-def explore(problem: Any, max_states: int = DEFAULT_MAX_STATES) -> StateSpace:
-    """Every state reachable from ``problem.initial_state`` and every edge, in plain Python."""
+def explore(problem: Any, max_states: int = DEFAULT_MAX_STATES, *, expand_goals: bool = True) -> StateSpace:
+    """Every state reachable from ``problem.initial_state`` and every edge, in plain Python.
+
+    With ``expand_goals=False`` goal states are kept but not expanded: right for
+    domains whose goals are absorbing (every successor of a goal is a goal, so
+    h* = 0 below it), where it leaves out only goal states that no path
+    reaches without passing through another goal.
+    """
     start = problem.initial_state
+    is_goal = problem.is_goal
     index = {start: 0}
     states = [start]
     source, target, cost = array("q"), array("q"), array("d")
@@ -80,6 +87,9 @@ def explore(problem: Any, max_states: int = DEFAULT_MAX_STATES) -> StateSpace:
     position = 0
     while position < len(states):
         state = states[position]
+        if not expand_goals and is_goal(state):
+            position += 1
+            continue
         for _, child, step_cost in successors(state):
             number = index.get(child)
             if number is None:
@@ -92,7 +102,6 @@ def explore(problem: Any, max_states: int = DEFAULT_MAX_STATES) -> StateSpace:
             target.append(number)
             cost.append(step_cost)
         position += 1
-    is_goal = problem.is_goal
     goal = np.fromiter((bool(is_goal(state)) for state in states), dtype=bool, count=len(states))
     return StateSpace(
         problem,
@@ -135,7 +144,11 @@ def _unit_cost_distances(size: int, source: np.ndarray, target: np.ndarray, goal
     while frontier.size:
         layer += 1
         reached = predecessors[_ranges(pointer[frontier], pointer[frontier + 1])]
-        reached = np.unique(reached[np.isinf(distance[reached])])
+        reached = np.sort(reached[np.isinf(distance[reached])])
+        if reached.size:
+            keep = np.ones(reached.size, dtype=bool)
+            keep[1:] = reached[1:] != reached[:-1]
+            reached = reached[keep]
         distance[reached] = layer
         frontier = reached
     return distance
