@@ -1,7 +1,9 @@
 """Blocks World: the Spring 2021 challenge set (bwchp01-45), each under a time limit.
 
 Each problem runs in a fresh worker process (so one problem's memory is
-returned before the next starts) with A* and a time limit, 60 s by default.
+returned before the next starts) with A* and a limit of 60 CPU seconds by
+default: the engine's time limits and times are CPU seconds, so waiting for a
+busy processor does not count.
 A plan found by A* with an admissible heuristic is optimal, so "solved" here
 means "solved optimally"; ``--algo wastar`` or ``greedy`` trade that for speed. Prints one row per problem as it finishes, then
 the count.
@@ -17,7 +19,6 @@ import argparse
 import multiprocessing
 import platform
 import sys
-import time
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "blocksworld" / "spring21_bwchp"
@@ -37,7 +38,6 @@ def solve_one(job: tuple[int, str, str, float, float, float]) -> dict:
     from heurist.search import Limits, search
 
     problem = load_bwp(DATA / f"bwchp{number:02d}.bwp")
-    started = time.perf_counter()
     result = search(
         problem,
         algorithm,
@@ -45,7 +45,6 @@ def solve_one(job: tuple[int, str, str, float, float, float]) -> dict:
         weight=weight,
         limits=Limits(time_limit=time_limit, memory_limit=memory_limit),
     )
-    elapsed = time.perf_counter() - started
     if result.solved:
         assert problem.replay(result.actions) == problem.goal_state
     stats = result.statistics
@@ -57,7 +56,7 @@ def solve_one(job: tuple[int, str, str, float, float, float]) -> dict:
         "h0": stats.initial_h_value,
         "iterations": stats.expansions,
         "max_queue": stats.max_frontier,
-        "time": elapsed,
+        "time": result.statistics.total_time,
         "memory_mib": stats.memory // 1024,
     }
 
@@ -69,7 +68,7 @@ def main() -> None:
         "--algo", default="astar", choices=["astar", "wastar", "greedy"], help="default: astar (optimal)"
     )
     parser.add_argument("--weight", type=float, default=2.0, help="weight for wastar (default: 2)")
-    parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per problem (default: 60)")
+    parser.add_argument("--time-limit", type=float, default=60.0, help="CPU seconds per problem (default: 60)")
     parser.add_argument("--memory-limit", type=float, default=3000.0, help="MiB per problem (default: 3000)")
     parser.add_argument("--only", type=int, nargs="+", metavar="N", help="problem numbers (default: 1-45)")
     args = parser.parse_args()
@@ -78,9 +77,9 @@ def main() -> None:
     algorithm = {"astar": "A*", "wastar": f"weighted A* (w={args.weight:g})", "greedy": "greedy"}[args.algo]
     print(
         f"python {platform.python_version()}, {algorithm} with {args.heuristic}, "
-        f"{args.time_limit:g} s and {args.memory_limit:g} MiB per problem"
+        f"{args.time_limit:g} CPU s and {args.memory_limit:g} MiB per problem"
     )
-    print("\n| problem | stacks/blocks | known optimum | solution length | h(start) | iterations | max queue size | time (s) | peak memory (MiB) |")
+    print("\n| problem | stacks/blocks | known optimum | solution length | h(start) | iterations | max queue size | CPU time (s) | peak memory (MiB) |")
     print("|---|---|---|---|---|---|---|---|---|")
     jobs = [(n, args.algo, args.heuristic, args.weight, args.time_limit, args.memory_limit) for n in numbers]
     solved = 0
