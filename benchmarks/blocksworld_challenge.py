@@ -3,12 +3,12 @@
 Each problem runs in a fresh worker process (so one problem's memory is
 returned before the next starts) with A* and a limit of 60 CPU seconds by
 default: the engine's time limits and times are CPU seconds, so waiting for a
-busy processor does not count.
-A plan found by A* with an admissible heuristic is optimal, so "solved" here
-means "solved optimally"; ``--algo wastar`` or ``greedy`` trade that for speed. Prints one row per problem as it finishes, then
-the count.
+busy processor does not count. A plan found by A* with an admissible
+heuristic is optimal, so "solved" here means "solved optimally"; ``--algo
+wastar`` or ``greedy`` trade that for speed. Prints one row per problem as
+it finishes, then the count.
 
-    .venv/bin/python benchmarks/blocksworld_challenge.py                   # all 45, 60 s each
+    .venv/bin/python benchmarks/blocksworld_challenge.py                   # all 45, 60 CPU s each
     .venv/bin/python benchmarks/blocksworld_challenge.py --only 11 26 42 --time-limit 10
     .venv/bin/python benchmarks/blocksworld_challenge.py --only 11 12 --algo wastar --weight 3   # not optimal
 """
