@@ -1,0 +1,29 @@
+"""Benchmarks: run a grid of configurations over suites of instances and report on it.
+
+* :mod:`.suites` -- the course suites by name and generated instances;
+* :mod:`.runs` -- one run in its own process, under limits, as a Lab-style row;
+* :mod:`.planners` -- Fast Downward and pyperplan on exported PDDL;
+* :mod:`.grid` -- the grid, the local and Dask executors, resumable results;
+* :mod:`.report` -- CSV, JSON, Markdown and plots.
+
+``heurist bench`` (:mod:`heurist.cli.bench`) is the command-line front end.
+"""
+
+from heurist.bench.grid import build_grid, run_grid
+from heurist.bench.report import write_reports
+from heurist.bench.runs import Config, Settings, Task, execute
+from heurist.bench.suites import SUITES, GeneratedSpec, Instance, suite_instances
+
+__all__ = [
+    "SUITES",
+    "Config",
+    "GeneratedSpec",
+    "Instance",
+    "Settings",
+    "Task",
+    "build_grid",
+    "execute",
+    "run_grid",
+    "suite_instances",
+    "write_reports",
+]
