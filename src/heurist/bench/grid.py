@@ -130,9 +130,14 @@ class RunLog:
         self.path = directory / RUNS_FILE
         try:
             directory.mkdir(parents=True, exist_ok=True)
+            cut_short = not fresh and self.path.exists() and not self.path.read_bytes().endswith(b"\n")
+            if cut_short and self.path.stat().st_size == 0:
+                cut_short = False
             self.stream = open(self.path, "w" if fresh else "a", encoding="utf-8")  # noqa: SIM115
         except OSError as error:
             raise InputError(f"cannot write: {error.strerror}", self.path) from None
+        if cut_short:  # an interrupted write: start the next row on a line of its own
+            self.stream.write("\n")
 
     def append(self, row: dict[str, Any]) -> None:
         self.stream.write(json.dumps(row, default=str) + "\n")
