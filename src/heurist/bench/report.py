@@ -182,13 +182,17 @@ def _suite_summary(suite: str, rows: list[Row], best: dict[tuple[str, str], floa
     return lines
 
 
+MARKERS = "os^vD<>xP*"
+"""One marker per configuration, so that overlapping points stay visible."""
+
+
 def plot_expansions(rows: list[Row], path: Path) -> None:
     """Expansions (log scale) against the best known optimal cost, one panel per suite."""
     best = best_costs(rows)
     suites = _ordered(row["suite"] for row in rows)
 
     def draw(axes, suite: str) -> None:
-        for config in _ordered(row["config"] for row in rows if row["suite"] == suite):
+        for number, config in enumerate(_ordered(row["config"] for row in rows if row["suite"] == suite)):
             points = [
                 (best[(suite, row["problem"])], max(1, row["expansions"]))
                 for row in rows
@@ -197,7 +201,8 @@ def plot_expansions(rows: list[Row], path: Path) -> None:
             ]
             if points:
                 xs, ys = zip(*sorted(points))
-                axes.plot(xs, ys, marker="o", markersize=3, linestyle="", label=config, alpha=0.8)
+                axes.plot(xs, ys, marker=MARKERS[number % len(MARKERS)], markersize=4, linestyle="",
+                          label=config, alpha=0.75, fillstyle="none")
         axes.set_yscale("log")
         axes.set_xlabel("optimal cost")
         axes.set_ylabel("expansions")
