@@ -168,15 +168,17 @@ def strip_times(rows):
     return [{key: value for key, value in row.items() if key not in TIMES} for row in rows]
 
 
-def test_dask_executor_on_a_local_cluster_gives_the_local_results(tmp_path):
+@pytest.mark.parametrize("processes", [False, True], ids=["threads", "daemonic-processes"])
+def test_dask_executor_on_a_local_cluster_gives_the_local_results(tmp_path, processes):
     distributed = pytest.importorskip("dask.distributed")
     instances = suite_instances("bw-tamu", small_data(tmp_path))
     tasks = build_grid(instances, ["astar", "bfs"], ["deadlock", "h0"])
     settings = Settings(max_expansions=100_000, kill_after=120)
     local = run_grid(tasks, settings, tmp_path / "local", jobs=2)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
-        remote = run_grid(tasks, settings, tmp_path / "dask", executor="dask", scheduler=client)
+    # Worker processes are daemonic: runs execute inside them rather than in a child of their own.
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=processes,
+                                  dashboard_address=None) as cluster:
+        remote = run_grid(tasks, settings, tmp_path / "dask", executor="dask", scheduler=cluster.scheduler_address)
     assert strip_times(remote) == strip_times(local)
     assert len(remote) == 6 and all(row["status"] == "solved" for row in remote)
 

@@ -129,7 +129,11 @@ def bench(args: argparse.Namespace) -> int:
         "memory_limit": args.memory_limit,
         "kill_after": kill_after,
     }
-    rows = _run_with_progress(tasks, settings, out, args)
+    try:
+        rows = _run_with_progress(tasks, settings, out, args)
+    except KeyboardInterrupt:
+        print(f"heurist: finished runs are kept in {out / 'runs.jsonl'}; add --resume to continue", file=sys.stderr)
+        raise
     paths = write_reports(rows, out, metadata)
     solved = sum(int(row.get("coverage") or 0) for row in rows)
     print(f"{solved}/{len(rows)} runs solved; wrote {', '.join(str(path) for path in paths)}")
