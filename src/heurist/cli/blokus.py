@@ -93,7 +93,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     heurist.add_argument(
         "--time-budget", type=float, default=DEFAULT_BUDGET, metavar="SECONDS",
-        help="mini-contest: seconds for the optimal search before falling back (default: %(default)g)",
+        help="mini-contest: CPU seconds for the whole search (default: %(default)g)",
     )
     heurist.add_argument("--quiet", "-q", action="store_true", help="print only the 'Expanded nodes' line")
     heurist.add_argument("--moves", action="store_true", help="also list the moves of the solution")

@@ -20,7 +20,6 @@ best-first searches and depth-first search the course's number is one less.
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
@@ -29,6 +28,7 @@ from heurist.domains.blokus.heuristics import reach, target_bound
 from heurist.domains.blokus.pieces import Cell, PieceSet
 from heurist.errors import InputError
 from heurist.search import Limits, SearchResult, Statistics, Status, search
+from heurist.search.limits import clock
 
 State = tuple[int, int]
 """(occupied bitboard, used-pieces bit set)."""
@@ -217,7 +217,7 @@ def _combine(algorithm: str, status: Status, parts: list[SearchResult], started:
         stats.memory = max(stats.memory, part.statistics.memory)
     if parts:
         stats.initial_h_value = parts[0].statistics.initial_h_value
-    stats.search_time = stats.total_time = time.perf_counter() - started
+    stats.search_time = stats.total_time = clock() - started
     actions: list = []
     states: list = []
     for part in parts:
@@ -237,7 +237,7 @@ def closest_location_search(problem: BlokusProblem, limits: Limits | None = None
     The expanded count is the sum over the sub-searches, as the course asks.
     If a sub-search fails, the remaining targets are searched for together.
     """
-    started = time.perf_counter()
+    started = clock()
     state = problem.initial_state
     parts: list[SearchResult] = []
     expanded = 0
@@ -272,33 +272,33 @@ def mini_contest_search(
 
     1. A first plan from :func:`closest_location_search`, then a better one,
        usually, from weighted A* (w = 1.6) on the :class:`TreeOrderCoverProblem`
-       (at most 40% of the budget).
+       (until a quarter of the budget).
     2. A* with the admissible ``reach`` heuristic on the same problem, pruning
        every state whose f = g + h reaches the best plan's cost (it cannot
-       lead to a cheaper plan), until 60% of the budget: if it finds a plan,
+       lead to a cheaper plan), until 90% of the budget: if it finds a plan,
        that plan is optimal; if it runs out of states, the best plan is.
     3. Otherwise the best plan is returned; it is still proven optimal if
        its cost equals the largest f that A* took from its frontier, a lower
        bound on the optimum (A* with an admissible heuristic never takes a
        node with f above the optimal cost).
 
-    The note says which plan was returned and what is proven. The rest of the
-    budget is left for returning and freeing the searches' memory.
+    The note says which plan was returned and what is proven. The budget is
+    in CPU seconds, like every heurist time limit.
     """
-    started = time.perf_counter()
+    started = clock()
     limits = limits or Limits()
     total = budget if limits.time_limit is None else min(budget, limits.time_limit)
 
     def until(fraction: float) -> Limits:
-        left = max(total * fraction - (time.perf_counter() - started), 1e-3)
+        left = max(total * fraction - (clock() - started), 1e-3)
         return replace(limits, time_limit=left)
 
-    closest = closest_location_search(problem, until(0.2))
+    closest = closest_location_search(problem, until(0.1))
     expanded = closest.expanded
     searches = list(closest.searches)
     best, how = closest.result, "the sub-optimal search"
     weighted_problem = TreeOrderCoverProblem(problem.board, problem.start, problem.targets, initial=problem.initial_state)
-    weighted = search(weighted_problem, "wastar", reach, weight=WEIGHT, limits=until(0.4))
+    weighted = search(weighted_problem, "wastar", reach, weight=WEIGHT, limits=until(0.25))
     expanded += weighted_problem.expanded
     searches.append(weighted)
     if weighted.solved and (not best.solved or weighted.cost < best.cost):
@@ -315,7 +315,7 @@ def mini_contest_search(
         return value
 
     ordered = _LowerBoundingProblem(problem.board, problem.start, problem.targets, problem.initial_state, known_h)
-    optimal = search(ordered, "astar", pruning_reach, limits=until(0.6))
+    optimal = search(ordered, "astar", pruning_reach, limits=until(0.9))
     expanded += ordered.expanded
     searches.append(optimal)
     problem.expanded += expanded - closest.expanded  # closest_location_search counted its own
@@ -358,5 +358,5 @@ class _LowerBoundingProblem(TreeOrderCoverProblem):
 def _remaining(limits: Limits | None, started: float) -> Limits | None:
     if limits is None or limits.time_limit is None:
         return limits
-    left = max(limits.time_limit - (time.perf_counter() - started), 1e-6)
+    left = max(limits.time_limit - (clock() - started), 1e-6)
     return replace(limits, time_limit=left)
