@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
-from heurist.bench.runs import Config, Settings, Task, execute
+from heurist.bench.runs import INTERRUPTED, Config, Settings, Task, execute
 from heurist.bench.suites import Instance
 from heurist.domains import get_domain
 from heurist.errors import InputError
@@ -213,6 +213,8 @@ def run_grid(
         else:
             finished = run_local(pending, settings, jobs or os.cpu_count() or 1)
         for task, row in finished:
+            if row.get("status") == INTERRUPTED:
+                continue
             log.append(row)
             rows.append(row)
             if progress is not None:

@@ -17,14 +17,16 @@ from __future__ import annotations
 import multiprocessing
 import time
 import traceback
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from heurist.bench.suites import Instance
-from heurist.search import OPTIMAL_ALGORITHMS, Limits, Statistics
+from heurist.search import Limits, Statistics
 
 CRASHED = "crashed"
 KILLED = "killed"
+INTERRUPTED = "interrupted"
+"""A run stopped by Ctrl-C: never recorded, so that ``--resume`` runs it again."""
 
 UNINFORMED = ("bfs", "dfs", "ucs")
 """Algorithms that ignore the heuristic: one configuration each, heuristic ``-``."""
@@ -49,15 +51,6 @@ class Config:
     @property
     def system(self) -> str:
         return self.planner.split("-", 1)[0] if self.planner else "heurist"
-
-    @property
-    def optimal(self) -> bool:
-        """True when the configuration is an optimal algorithm (given an admissible heuristic)."""
-        if self.planner:
-            from heurist.bench.planners import PLANNERS
-
-            return PLANNERS[self.planner].optimal
-        return self.algorithm in OPTIMAL_ALGORITHMS
 
 
 @dataclass(frozen=True)
@@ -136,22 +129,32 @@ def search_row(task: Task, settings: Settings) -> dict[str, Any]:
     row = empty_row(task, settings)
     summary = result.summary()
     summary.pop("algorithm")
+    for name in ("search_time", "total_time"):
+        summary[name] = round(summary[name], 6)
     row.update(summary)
     return row
 
 
-def _child(task: Task, settings: Settings, connection) -> None:
+def run_here(task: Task, settings: Settings) -> dict[str, Any]:
+    """Run ``task`` in this process; any exception becomes a ``crashed`` row."""
     started = time.perf_counter()
     try:
         row = search_row(task, settings)
     except MemoryError:
         row = empty_row(task, settings)
         row.update(status="limit reached", limit="memory", error="MemoryError")
-    except BaseException as error:  # recorded, never raised: the bench must go on
+    except KeyboardInterrupt:
+        row = empty_row(task, settings)
+        row.update(status=INTERRUPTED)
+    except Exception as error:  # recorded, never raised: the bench must go on
         row = empty_row(task, settings)
         row.update(status=CRASHED, error=_describe(error))
     row["wall_time"] = round(time.perf_counter() - started, 4)
-    connection.send(row)
+    return row
+
+
+def _child(task: Task, settings: Settings, connection) -> None:
+    connection.send(run_here(task, settings))
     connection.close()
 
 
@@ -183,14 +186,7 @@ def execute(task: Task, settings: Settings) -> dict[str, Any]:
     if multiprocessing.current_process().daemon:
         # Daemonic processes (e.g. some Dask worker set-ups) may not start children:
         # run here; the search limits still apply, the hard kill does not.
-        started = time.perf_counter()
-        try:
-            row = search_row(task, settings)
-        except BaseException as error:
-            row = empty_row(task, settings)
-            row.update(status=CRASHED, error=_describe(error))
-        row["wall_time"] = round(time.perf_counter() - started, 4)
-        return row
+        return run_here(task, settings)
     context = _context()
     receiver, sender = context.Pipe(duplex=False)
     process = context.Process(target=_child, args=(task, settings, sender), daemon=True)
@@ -221,6 +217,3 @@ def execute(task: Task, settings: Settings) -> dict[str, Any]:
         row["wall_time"] = round(elapsed, 4)
     return row
 
-
-def as_dict(task: Task) -> dict[str, Any]:
-    return {"index": task.index, "instance": asdict(task.instance), "config": asdict(task.config)}
