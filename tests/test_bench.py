@@ -250,3 +250,10 @@ def test_bad_bench_options_are_one_line_input_errors(capsys):
     assert main(["bench", "bw-tamu", "--executor", "dask"]) == 2
     errors = capsys.readouterr().err.strip().splitlines()
     assert len(errors) == 4 and all(line.startswith("heurist: ") for line in errors)
+
+
+def test_list_names_every_suite_with_its_size_and_the_planners(capsys):
+    assert main(["bench", "--list"]) == 0
+    text = capsys.readouterr().out
+    assert "bw-challenge" in text and "45 problems" in text and "32 problems" in text
+    assert "fd-lmcut" in text and "pyperplan-lmcut" in text

@@ -26,7 +26,11 @@ EXAMPLES = """examples:
 output (in --out DIR): runs.jsonl (a row per finished run, appended as runs end),
 results.csv and results.json (a row per run, Downward Lab attribute names),
 report.md (coverage, summaries, per-configuration tables), expansions.png and
-coverage.png."""
+coverage.png.
+
+exit status:
+  0  the bench ran (whatever its runs' outcomes, which are in the results)
+  2  bad input: an unknown suite, option or planner, a missing data directory"""
 
 
 def _names(text: str) -> list[str]:
@@ -69,6 +73,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(needs pip install 'heurist[planners]')",
     )
     add_limit_arguments(parser)
+    for group in parser._action_groups:
+        if group.title and group.title.startswith("limits"):
+            group.title = "limits of each run (reaching one ends that run cleanly, status 'limit reached')"
     parser.add_argument(
         "--kill-after", type=float, metavar="SECONDS",
         help="kill a run still going after this many wall-clock seconds (default: twice --time-limit "
