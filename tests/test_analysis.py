@@ -328,3 +328,28 @@ def test_boards_wider_than_two_words_fall_back_to_python():
     space = state_space(KLOTSKI, problem)
     assert space.method == "python"
     assert as_dict(space) == plain_bfs_distances(problem)
+
+
+def test_random_layouts_of_a_chosen_piece_set_are_reproducible():
+    from heurist.analysis.domains import random_klotski_layouts
+
+    first = random_klotski_layouts(3, 5, (1, 1, 0, 2))
+    assert first == random_klotski_layouts(3, 5, (1, 1, 0, 2)) != random_klotski_layouts(4, 5, (1, 1, 0, 2))
+    for _, text in first:
+        puzzle = parse_puzzle(text)
+        problem = KlotskiProblem(puzzle.geometry, puzzle.start)
+        assert not problem.is_goal(puzzle.start)
+        assert [puzzle.geometry.shape_mask(puzzle.start, shape).bit_count() for shape in range(4)] == [1, 1, 0, 2]
+
+
+def test_seed_003_overestimates_where_one_move_clears_two_blocked_steps(capsys):
+    """The vertical piece under the 2x2 piece blocks two of its steps, and one sideways move clears both."""
+    code = main(["check", "klotski", "--generated", "5", "--seed", "1", "--generate-options", "--pieces 1,1,0,2",
+                 "-H", "blocking", "--against", "manhattan", "--format", "json"])
+    document = json.loads(capsys.readouterr().out)
+    assert code == 1 and document["violated"] == ["admissible"]
+    witness = document["instances"][0]["report"]["admissibility_witness"]
+    board = parse_puzzle(witness["state"] + "\n")
+    problem = KlotskiProblem(board.geometry, board.start)
+    assert HEURISTICS["blocking"](board.start, problem) == witness["h"]
+    assert search(problem, "astar", HEURISTICS["pdb"]).cost == witness["h_star"] < witness["h"]

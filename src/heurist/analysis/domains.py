@@ -13,6 +13,7 @@ live here, keyed by domain name.
 from __future__ import annotations
 
 import argparse
+import random
 import shlex
 import tempfile
 from collections.abc import Iterator
@@ -83,6 +84,10 @@ def generated_instances(domain: Domain, count: int, seed: int, options: str | No
     parser.add_argument("--seed", type=int, default=seed)
     parser.add_argument("--count", type=int, default=count)
     domain.add_generate_arguments(parser)
+    if domain.name == "klotski":
+        parser.add_argument("--pieces", type=_piece_counts)
+        parser.add_argument("--rows", type=int, default=5)
+        parser.add_argument("--cols", type=int, default=4)
     words = SMALL_GENERATOR_OPTIONS.get(domain.name, []) + shlex.split(options or "")
     try:
         generator_args, unknown = parser.parse_known_args(words)
@@ -92,7 +97,10 @@ def generated_instances(domain: Domain, count: int, seed: int, options: str | No
         raise InputError(f"not a {domain.name} generator option: {' '.join(unknown)}", "--generate-options")
     generator_args.seed, generator_args.count = seed, count
     try:
-        files = list(domain.generate(generator_args))
+        if getattr(generator_args, "pieces", None):
+            files = random_klotski_layouts(seed, count, generator_args.pieces, generator_args.rows, generator_args.cols)
+        else:
+            files = list(domain.generate(generator_args))
     except ValueError as error:
         raise InputError(str(error), "--generate-options") from None
     with tempfile.TemporaryDirectory(prefix="heurist-check-") as directory:
@@ -100,3 +108,59 @@ def generated_instances(domain: Domain, count: int, seed: int, options: str | No
             path = Path(directory) / name
             path.write_text(text)
             yield name, path
+
+
+# ----- random Klotski layouts of any piece set ----------------------------------------------------
+
+def _piece_counts(text: str) -> tuple[int, int, int, int]:
+    """``B,V,H,S``: how many 2x2, vertical 1x2, horizontal 1x2 and 1x1 pieces."""
+    try:
+        counts = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        counts = ()
+    if len(counts) != 4 or min(counts) < 0:
+        raise argparse.ArgumentTypeError("expected four counts B,V,H,S (2x2, vertical, horizontal, 1x1), e.g. 1,1,0,2")
+    return counts  # type: ignore[return-value]
+
+
+def random_klotski_layouts(
+    seed: int, count: int, counts: tuple[int, int, int, int], rows: int = 5, cols: int = 4
+) -> list[tuple[str, str]]:
+    """``count`` random layouts of a chosen piece set, each piece dropped on a random free place.
+
+    The domain's own generator walks back from a goal of the classic piece set,
+    whose two empty cells leave little room; sparser sets reach states the
+    course layouts never do (a heuristic's claim has to hold there too). The
+    2x2 pieces go first, then the others, each on a uniformly chosen free
+    anchor; a layout that already meets the exit goal is drawn again.
+    """
+    from heurist.domains.klotski.board import SHAPES, Geometry
+    from heurist.domains.klotski.formats import format_board
+
+    if counts[0] < 1:
+        raise InputError("the exit goal needs a 2x2 piece: the first count must be at least 1", "--pieces")
+    if rows < 2 or cols < 2 or rows * cols > 64:
+        raise InputError("the board must be at least 2x2 and at most 64 cells", "--rows/--cols")
+    geometry = Geometry(cols, rows)
+    exit_bit = 1 << geometry.index(rows - 2, (cols - 2) // 2)
+    rng = random.Random(seed)
+    layouts = []
+    for number in range(1, count + 1):
+        for _ in range(10_000):
+            occupied, masks = 0, [0, 0, 0, 0]
+            for shape in SHAPES:
+                for _ in range(counts[shape]):
+                    free = [a for a, cells in geometry.piece_cells[shape].items() if not cells & occupied]
+                    if not free:
+                        break
+                    anchor = rng.choice(free)
+                    occupied |= geometry.piece_cells[shape][anchor]
+                    masks[shape] |= 1 << anchor
+            placed = [mask.bit_count() for mask in masks]
+            if placed == list(counts) and not masks[0] & exit_bit:
+                break
+        else:
+            raise InputError("these pieces do not fit the board (or always meet the goal)", "--pieces")
+        state = geometry.pack(*masks)
+        layouts.append((f"klotski_{','.join(map(str, counts))}_s{seed}_{number:03d}.txt", format_board(geometry, state) + "\n"))
+    return layouts
