@@ -322,6 +322,17 @@ def test_cli_bad_input_exits_two(arguments, message, capsys):
     assert message in capsys.readouterr().err
 
 
+def test_a_failing_user_heuristic_is_bad_input_not_a_crash(tmp_path, capsys):
+    student = tmp_path / "broken.py"
+    student.write_text("def h(state, problem):\n    return None\n")
+    assert main(["check", "klotski", str(HRD / "f22_numeric/hrd_input0.txt"), "-H", f"{student}:h"]) == 2
+    err = capsys.readouterr().err
+    assert err == "heurist: --heuristic: h returned None, not a number\n"
+    student.write_text("def h(state, problem):\n    return 1 // 0\n")
+    assert main(["check", "klotski", str(HRD / "f22_numeric/hrd_input0.txt"), "-H", f"{student}:h"]) == 2
+    assert capsys.readouterr().err.startswith("heurist: --heuristic: h failed: ZeroDivisionError")
+
+
 def test_boards_wider_than_two_words_fall_back_to_python():
     _, start = parse_board(["11..", "11..", *["...."] * 7], "chars")  # 36 cells
     problem = KlotskiProblem(Geometry(4, 9), start)

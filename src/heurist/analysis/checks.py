@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from heurist.analysis.space import StateSpace
+from heurist.errors import InputError
 from heurist.search import Heuristic, prepare_heuristic
 
 PROPERTIES = ("admissible", "goal-aware", "safe", "consistent", "dominates")
@@ -110,10 +111,18 @@ class DominanceReport:
 def evaluate(heuristic: Heuristic, space: StateSpace) -> np.ndarray:
     """h of every state of the space, as floats (``inf`` kept); runs the heuristic's ``prepare`` first."""
     problem = space.problem
-    prepare_heuristic(heuristic, problem)
-    return np.fromiter(
-        (heuristic(state, problem) for state in space.states), dtype=np.float64, count=space.size
-    )
+    name = getattr(heuristic, "heuristic_name", getattr(heuristic, "__name__", "the heuristic"))
+    try:
+        prepare_heuristic(heuristic, problem)
+        values = np.fromiter(
+            (heuristic(state, problem) for state in space.states), dtype=np.float64, count=space.size
+        )
+    except Exception as error:  # a user's function failed, or returned something that is not a number
+        raise InputError(f"{name} failed: {type(error).__name__}: {error}", "--heuristic") from None
+    if np.isnan(values).any():
+        bad = space.states[int(np.flatnonzero(np.isnan(values))[0])]
+        raise InputError(f"{name} returned {heuristic(bad, problem)!r}, not a number", "--heuristic")
+    return values
 
 
 def _worst(excess: np.ndarray, mask: np.ndarray) -> int | None:

@@ -77,7 +77,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         family.add_argument("--seed", type=int, default=0, help="seed of the generator (default: 0)")
         family.add_argument(
             "--generate-options", metavar="OPTIONS",
-            help=f'options of "heurist generate {domain.name}", in one quoted string',
+            help=f'options of "heurist generate {domain.name}", in one quoted string'
+            + ('; or "--pieces B,V,H,S [--rows R --cols C]": random layouts of B 2x2, V vertical, '
+               "H horizontal and S 1x1 pieces" if domain.name == "klotski" else ""),
         )
         sub.set_defaults(handler=lambda args, domain=domain: check(domain, args))
 
@@ -86,8 +88,9 @@ def _examples(domain: Domain) -> str:
     examples = {
         "klotski": [
             "heurist check klotski data/hrd/w23_s24_char/testhrd_hard1.txt -H blocking --against manhattan",
-            "heurist check klotski data/hrd/f24_w25_goal/*.txt -H pdb --metric path --claim consistent",
+            "heurist check klotski data/hrd/f24_w25_goal/med1.txt -H pdb --metric path --claim consistent",
             "heurist check klotski --generated 20 --seed 1 -H student.py:h --format json",
+            'heurist check klotski --generated 20 --generate-options "--pieces 1,1,0,2" -H neighbors',
         ],
         "blocksworld": [
             "heurist check blocksworld data/blocksworld/probA*.bwp -H h6",
