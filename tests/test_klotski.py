@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import math
-from collections import deque
 from pathlib import Path
 
 import pytest
 
+from heurist.analysis.space import exact_distances
 from heurist.domains.klotski import HEURISTICS, load, problem_from_puzzle
 from heurist.domains.klotski.formats import (
     V1,
@@ -190,27 +190,6 @@ def test_worked_examples_of_the_write_ups():
     assert HEURISTICS["blocking"](start, problem) == 5  # seed 003: "3 + 2 = 5"
     # seed 004: 2x2 in the middle column, a horizontal 1x2 piece below it: 3 + 3.
     assert HEURISTICS["neighbors"](start, problem) == 6
-
-
-def exact_distances(problem: KlotskiProblem) -> dict[int, int]:
-    """h* for every state of the start's component, by breadth-first search from the goals."""
-    component, queue, goals = {problem.initial_state}, [problem.initial_state], []
-    for state in queue:
-        if problem.is_goal(state):
-            goals.append(state)
-        for _, child, _ in problem.successors(state):
-            if child not in component:
-                component.add(child)
-                queue.append(child)
-    distance = dict.fromkeys(goals, 0)
-    frontier = deque(goals)
-    while frontier:
-        state = frontier.popleft()
-        for _, child, _ in problem.successors(state):
-            if child not in distance:
-                distance[child] = distance[state] + 1
-                frontier.append(child)
-    return distance
 
 
 @pytest.mark.parametrize("name, metric", [

@@ -232,7 +232,11 @@ def read_blocksworld_trace(text: str, problem: Any, source: str) -> Solution:
             )
         index += stacks
         if index >= len(lines) or lines[index] != SEPARATOR:
-            raise InputError(f"expected the separator '{SEPARATOR}' after the stacks", source, index + 1)
+            raise InputError(
+                f"expected the separator '{SEPARATOR}' after the {stacks} stacks (a trace of another instance?)",
+                source,
+                index + 1,
+            )
         index += 1
         states.append(state)
         starts.append(header_line)

@@ -180,3 +180,9 @@ def build_state_space(problem: Any, max_states: int = DEFAULT_MAX_STATES, builde
     space.distance = distances_to_goal(space.size, space.source, space.target, space.cost, space.goal)
     space.seconds = time.perf_counter() - started
     return space
+
+
+def exact_distances(problem: Any, max_states: int = DEFAULT_MAX_STATES) -> dict:
+    """h* by state, for every state of the start's component from which a goal can be reached."""
+    space = build_state_space(problem, max_states)
+    return {state: distance for state, distance in zip(space.states, space.distance.tolist()) if distance != np.inf}
