@@ -97,7 +97,7 @@ def generated_instances(domain: Domain, count: int, seed: int, options: str | No
         raise InputError(f"not a {domain.name} generator option: {' '.join(unknown)}", "--generate-options")
     generator_args.seed, generator_args.count = seed, count
     try:
-        if getattr(generator_args, "pieces", None):
+        if domain.name == "klotski" and generator_args.pieces:
             files = random_klotski_layouts(seed, count, generator_args.pieces, generator_args.rows, generator_args.cols)
         else:
             files = list(domain.generate(generator_args))
