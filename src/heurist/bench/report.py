@@ -3,7 +3,8 @@
 The Markdown report has, in order: the coverage of each configuration per
 suite; per suite, a summary of each configuration (coverage, plans of the best
 known cost, expansions and time summed over the problems every configuration
-solved, as Downward Lab compares them); then one table per suite and
+solved, as Downward Lab compares them) and a problem-by-configuration table of
+costs and expansions; then one table per suite and
 configuration in the layout of the course write-ups: problem, solution
 length, iterations (expansions), max queue size (largest frontier), time.
 """
@@ -89,7 +90,6 @@ def _outcome(row: Row) -> str:
 
 def markdown(rows: list[Row], metadata: dict[str, Any]) -> str:
     suites = _ordered(row["suite"] for row in rows)
-    configs = _ordered(row["config"] for row in rows)
     by_suite: dict[str, list[Row]] = defaultdict(list)
     for row in rows:
         by_suite[row["suite"]].append(row)
@@ -110,21 +110,14 @@ def markdown(rows: list[Row], metadata: dict[str, Any]) -> str:
         "",
         "## Coverage",
         "",
-        "| config | " + " | ".join(suites) + " | total |",
-        "|---|" + "---:|" * (len(suites) + 1),
+        "Problems solved per configuration and suite.",
+        "",
     ]
-    for config in configs:
-        cells, solved_total, run_total = [], 0, 0
-        for suite in suites:
-            runs = [row for row in by_suite[suite] if row["config"] == config]
-            solved = sum(int(row.get("coverage") or 0) for row in runs)
-            solved_total += solved
-            run_total += len(runs)
-            cells.append(f"{solved}/{len(runs)}" if runs else "")
-        lines.append(f"| {config} | " + " | ".join(cells) + f" | {solved_total}/{run_total} |")
-    lines.append("")
+    for domain in _ordered(row["domain"] for row in rows):
+        lines += _coverage_table([row for row in rows if row["domain"] == domain], domain)
     for suite in suites:
         lines += _suite_summary(suite, by_suite[suite], best)
+        lines += _side_by_side(by_suite[suite])
     lines += ["## Runs", ""]
     for suite in suites:
         for config in _ordered(row["config"] for row in by_suite[suite]):
@@ -142,6 +135,48 @@ def markdown(rows: list[Row], metadata: dict[str, Any]) -> str:
                 )
             lines.append("")
     return "\n".join(lines)
+
+
+def _side_by_side(rows: list[Row]) -> list[str]:
+    """Problem by configuration: cost / expansions, or why there is no plan."""
+    configs = _ordered(row["config"] for row in rows)
+    cells = {(row["problem"], row["config"]): row for row in rows}
+    lines = [
+        "Cost / expansions per problem:",
+        "",
+        "| problem | " + " | ".join(configs) + " |",
+        "|---|" + "---:|" * len(configs),
+    ]
+    for problem in _ordered(row["problem"] for row in rows):
+        line = []
+        for config in configs:
+            row = cells.get((problem, config))
+            if row is None:
+                line.append("")
+            elif row.get("status") == "solved":
+                line.append(f"{_number(row.get('cost'))} / {_number(row.get('expansions'))}")
+            else:
+                line.append(_outcome(row))
+        lines.append(f"| {problem} | " + " | ".join(line) + " |")
+    return lines + [""]
+
+
+def _coverage_table(rows: list[Row], domain: str) -> list[str]:
+    suites = _ordered(row["suite"] for row in rows)
+    lines = [
+        f"| {domain} | " + " | ".join(suites) + " | total |",
+        "|---|" + "---:|" * (len(suites) + 1),
+    ]
+    for config in _ordered(row["config"] for row in rows):
+        cells, solved_total, run_total = [], 0, 0
+        for suite in suites:
+            runs = [row for row in rows if row["suite"] == suite and row["config"] == config]
+            solved = sum(int(row.get("coverage") or 0) for row in runs)
+            solved_total += solved
+            run_total += len(runs)
+            cells.append(f"{solved}/{len(runs)}" if runs else "")
+        lines.append(f"| {config} | " + " | ".join(cells) + f" | {solved_total}/{run_total} |")
+    return lines + [""]
 
 
 def _suite_summary(suite: str, rows: list[Row], best: dict[tuple[str, str], float]) -> list[str]:
