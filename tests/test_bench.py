@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import shutil
+import signal
 from pathlib import Path
 
 import pytest
@@ -220,6 +221,7 @@ def test_planner_logs_and_exit_codes_are_read_as_lab_attributes():
     row = parse_pyperplan(PYPERPLAN_LOG, 0)
     assert (row["status"], row["cost"], row["expansions"], row["search_time"]) == ("solved", 9, 124, 39.0)
     assert parse_pyperplan("INFO     No solution could be found\n", 0)["status"] == "unsolvable"
+    assert parse_pyperplan("INFO     Search start: p\n", -signal.SIGXCPU)["limit"] == "time"
 
 
 def test_missing_planners_fail_with_the_install_hint(monkeypatch):
@@ -241,6 +243,10 @@ def test_planners_find_the_optimal_cost_of_a_course_problem(tmp_path):
         row = execute(Task(0, instance, Config("-", planner=planner)), settings)
         assert row["status"] == "solved" and row["cost"] == ours["cost"] == 4, row
         assert row["expansions"] > 0 and row["system"] in ("fd", "pyperplan")
+    # pyperplan has no limits of its own: the bench stops it after a second of CPU time.
+    hard = Instance("bw-tamu", "blocksworld", "probB20.bwp", str(DATA / "blocksworld" / "probB20.bwp"))
+    row = execute(Task(0, hard, Config("-", planner="pyperplan-lmcut")), Settings(time_limit=1, kill_after=60))
+    assert (row["status"], row["limit"]) == ("limit reached", "time")
 
 
 def test_bad_bench_options_are_one_line_input_errors(capsys):

@@ -13,15 +13,23 @@ From the logs: Fast Downward's ``Expanded``, ``Generated``, ``Evaluated``,
 length`` and ``Search time`` (it reports nothing else). Fast Downward's exit
 codes (``driver/returncodes.py``): 0 solved, 10/11 proved unsolvable,
 12 incomplete search failed, 20-24 out of memory or time, 30+ errors.
+
+Limits: Fast Downward gets ``--overall-time-limit`` and
+``--overall-memory-limit`` (its driver sets RLIMIT_CPU and RLIMIT_AS);
+pyperplan has no options for them, so the same resource limits are set on
+its process here. Both count CPU seconds, translation and grounding included,
+in whole seconds rounded up.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import math
 import os
 import re
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -124,9 +132,9 @@ def command(planner: Planner, domain_file: str, problem_file: str, settings) -> 
     if planner.program == "fd":
         limits = []
         if settings.time_limit is not None:
-            limits += ["--overall-time-limit", f"{max(1, round(settings.time_limit))}s"]
+            limits += ["--overall-time-limit", f"{max(1, math.ceil(settings.time_limit))}s"]
         if settings.memory_limit is not None:
-            limits += ["--overall-memory-limit", f"{max(1, round(settings.memory_limit))}M"]
+            limits += ["--overall-memory-limit", f"{max(1, math.ceil(settings.memory_limit))}M"]
         script = str(fast_downward_script())
         if planner.arguments[0] == "--alias":
             return [sys.executable, script, *limits, *planner.arguments, domain_file, problem_file]
@@ -180,7 +188,9 @@ def parse_pyperplan(log: str, exit_code: int) -> dict[str, Any]:
         "initial_h_value": _number(r"Initial h value: ([\d.]+)", log, float),
         "search_time": _number(r"Search time: ([\d.e+-]+)", log, float),
     }
-    if exit_code != 0:
+    if exit_code in (-signal.SIGXCPU, -signal.SIGKILL):  # the CPU-time limit set by run_planner
+        row.update(status="limit reached", limit="time")
+    elif exit_code != 0:
         last = [line for line in log.strip().splitlines() if line.strip()][-1:]
         row.update(status="crashed", error=f"exit code {exit_code}: {last[0] if last else ''}")
     elif "Plan length:" in log:
@@ -193,13 +203,19 @@ def parse_pyperplan(log: str, exit_code: int) -> dict[str, Any]:
     return row
 
 
-def _memory_limiter(megabytes: float | None):
-    if megabytes is None:
+def _resource_limiter(time_limit: float | None, megabytes: float | None):
+    """For pyperplan, which has no limits of its own: CPU seconds (RLIMIT_CPU, as Fast Downward's
+    driver does) and address space (RLIMIT_AS), set in the child before it starts."""
+    if time_limit is None and megabytes is None:
         return None
-    limit = int(megabytes * 1024 * 1024)
 
-    def apply() -> None:  # in the child, before exec
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    def apply() -> None:
+        if time_limit is not None:
+            seconds = max(1, math.ceil(time_limit))
+            resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
+        if megabytes is not None:
+            limit = int(megabytes * 1024 * 1024)
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
     return apply
 
@@ -223,27 +239,24 @@ def run_planner(task, settings) -> dict[str, Any]:
         domain_file = "domain.pddl" if "domain.pddl" in files else names[0]
         problem_file = next(name for name in names if name != domain_file)
         arguments = command(planner, domain_file, problem_file, settings)
-        # pyperplan has no limits of its own: its time limit is wall-clock, its memory limit RLIMIT_AS.
-        timeout = settings.kill_after
-        if planner.program == "pyperplan" and settings.time_limit is not None:
-            timeout = min(timeout or float("inf"), settings.time_limit)
+        limiter = None
+        if planner.program == "pyperplan":
+            limiter = _resource_limiter(settings.time_limit, settings.memory_limit)
         try:
             completed = subprocess.run(
-                arguments, cwd=directory, capture_output=True, text=True, timeout=timeout,
-                preexec_fn=_memory_limiter(settings.memory_limit) if planner.program == "pyperplan" else None,
-                env={**os.environ, "PYTHONHASHSEED": "0"},
+                arguments, cwd=directory, capture_output=True, text=True, timeout=settings.kill_after,
+                preexec_fn=limiter, env={**os.environ, "PYTHONHASHSEED": "0"},
             )
         except subprocess.TimeoutExpired:
-            elapsed = time.perf_counter() - started
-            if planner.program == "pyperplan" and settings.time_limit is not None and timeout == settings.time_limit:
-                row.update(status="limit reached", limit="time", search_time=None)
-            else:
-                row.update(status=KILLED, error=f"no result after {timeout:g} s wall-clock; killed")
-            row["wall_time"] = round(elapsed, 4)
+            row.update(status=KILLED, error=f"no result after {settings.kill_after:g} s wall-clock; killed")
+            row["wall_time"] = round(time.perf_counter() - started, 4)
             return row
     log = completed.stdout + completed.stderr
+    exit_code = completed.returncode
+    if planner.program == "pyperplan" and exit_code in (-signal.SIGXCPU, -signal.SIGKILL):
+        exit_code = 0 if "Plan length:" in log else exit_code  # killed after it had finished
     parse = parse_fast_downward if planner.program == "fd" else parse_pyperplan
-    row.update({key: value for key, value in parse(log, completed.returncode).items() if value is not None})
+    row.update({key: value for key, value in parse(log, exit_code).items() if value is not None})
     if planner.program == "pyperplan" and row["status"] == "crashed" and "MemoryError" in log:
         row.update(status="limit reached", limit="memory", error=None)
     row["wall_time"] = round(time.perf_counter() - started, 4)
