@@ -241,7 +241,8 @@ def test_small_set_cover_10x10_costs_8():
 def test_optimal_covers_behind_the_sub_optimal_commands(start_and_targets, optimum):
     instance = problem("cover", "valid_pieces.txt", (10, 10), *start_and_targets)
     assert search(instance, "astar", reach).cost == optimum
-    assert mini_contest_search(instance, budget=60).result.cost == optimum
+    contest = mini_contest_search(instance, budget=60)
+    assert contest.result.cost == optimum and contest.proven_optimal
 
 
 @pytest.mark.parametrize("start_and_targets", [SUB_1, SUB_2])
@@ -311,6 +312,11 @@ def test_the_write_up_estimate_overestimates_so_it_is_not_admissible():
     assert distance_estimate(state, after) == 4
     assert search(after, "ucs").cost == 2
     assert reach(state, after) <= 2
+
+
+def test_the_write_up_estimate_misses_the_optimum_of_a_course_command():
+    result = search(problem("corners", "small_set.txt", (5, 5)), "astar", HEURISTICS["blokus_corners_heuristic"])
+    assert result.cost == 14  # the optimum is 13 (test_small_set_corners_5x5_costs_13)
 
 
 def test_course_heuristic_names_are_aliases():
