@@ -14,9 +14,6 @@ import math
 from collections import deque
 from collections.abc import Callable
 
-import numpy as np
-from scipy.optimize import linear_sum_assignment
-
 from heurist.domains.klotski.board import BIG, HORIZONTAL, SHAPES, SINGLE, VERTICAL, iter_bits
 from heurist.domains.klotski.problem import KlotskiProblem
 from heurist.search import HeuristicRegistry
@@ -105,6 +102,9 @@ def _assignment_cost(geometry, mask: int, goal_mask: int, metric: str) -> float:
         return math.inf
     if not here:
         return 0
+    import numpy as np  # here, not at the top: only goal boards need it, and it is slow to import
+    from scipy.optimize import linear_sum_assignment
+
     costs = np.array([[moves_between(h, t, metric) for t in there] for h in here])
     rows, cols = linear_sum_assignment(costs)
     return int(costs[rows, cols].sum())
