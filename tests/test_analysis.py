@@ -308,6 +308,8 @@ def test_cli_generated_families(capsys):
     document = json.loads(capsys.readouterr().out)
     assert code == 1 and document["violated"] == ["admissible"]
     assert all(entry["states"] == 2520 for entry in document["instances"])
+    assert main(["check", "blokus", "--generated", "2", "--seed", "1", "-H", "reach"]) == 0
+    assert "verdict for reach (admissible, goal-aware): holds" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("arguments, message", [
