@@ -193,8 +193,9 @@ def format_report(domain: Domain, problem: Any, entry: dict[str, Any], report: H
     if report.admissibility_witness is not None:
         witness = report.admissibility_witness
         lines += [f"      witness: h = {_number(witness.h)}, h* = {_number(witness.other)}", draw(witness.state)]
+    goals_note = f" (h = 0 on all {report.goals:,} goal states)" if report.goals else " (no goal state is reachable)"
     lines.append(f"    goal-aware: {_yes_no(report.goal_aware)}" + (
-        f" (h = 0 on all {report.goals:,} goal states)" if report.goal_aware else
+        goals_note if report.goal_aware else
         f", h != 0 on {report.nonzero_goals:,} of {report.goals:,} goal states"
     ))
     if report.goal_witness is not None:
