@@ -30,12 +30,17 @@ space is built (the state object, its index entry and its edges), so ten
 million states stay well within 24 GiB."""
 
 
-class StateSpaceTooLarge(Exception):
-    """The component of the start has more states than the limit allows."""
+EDGES_PER_STATE = 20
+"""The edges kept are limited to this many per allowed state (24 bytes each), so that domains
+with many moves per state (Blokus) stop before their edges fill the memory."""
 
-    def __init__(self, limit: int):
+
+class StateSpaceTooLarge(Exception):
+    """The component of the start has more states (or edges) than the limit allows."""
+
+    def __init__(self, limit: int, what: str = "states"):
         self.limit = limit
-        super().__init__(f"more than {limit:,} states are reachable from the start")
+        super().__init__(f"more than {limit:,} {what} are reachable from the start")
 
 
 @dataclass
@@ -84,8 +89,11 @@ def explore(problem: Any, max_states: int = DEFAULT_MAX_STATES, *, expand_goals:
     states = [start]
     source, target, cost = array("q"), array("q"), array("d")
     successors = problem.successors
+    max_edges = EDGES_PER_STATE * max_states
     position = 0
     while position < len(states):
+        if len(source) > max_edges:
+            raise StateSpaceTooLarge(max_edges, "edges")
         state = states[position]
         if not expand_goals and is_goal(state):
             position += 1
