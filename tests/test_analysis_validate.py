@@ -171,3 +171,12 @@ def test_blokus_illegal_and_unknown_moves(tmp_path, capsys):
     solution.write_text("piece 7 at (2,2) (2,3) (3,3) (4,3)\npiece 99 at (1,4)\n")
     assert main(["validate", "blokus", instance, str(solution), *options]) == 2
     assert f"{solution}:2: there is no piece 99" in capsys.readouterr().err
+
+
+def test_optimality_search_limits_leave_the_optimum_unknown(capsys):
+    puzzle, solution = HRD / "w23_s24_char/testhrd_hard1.txt", HRD / "w23_s24_char/testhrd_hard1_astar_output_116.txt"
+    code, report = validate("klotski", str(puzzle), str(solution), "--max-expansions", "10", capsys=capsys)
+    assert code == 0 and report["valid"] and "optimal" not in report
+    assert report["optimum_status"] == "unknown (expansions limit reached)"
+    code, report = validate("klotski", str(puzzle), str(solution), "--no-optimality", capsys=capsys)
+    assert code == 0 and "optimum_status" not in report and report["cost"] == 116

@@ -57,7 +57,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             help=domain.summary,
             description=f"Validate a {domain.name} solution. SOLUTION is {FORMATS.get(domain.name, 'a solution file')}.",
             formatter_class=argparse.RawDescriptionHelpFormatter,
-            epilog=EXIT_HELP,
+            epilog=_examples(domain.name) + EXIT_HELP,
         )
         sub.add_argument("instance", metavar="INSTANCE", help="instance file")
         sub.add_argument("solution", metavar="SOLUTION", help="solution file")
@@ -70,8 +70,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         group.add_argument("--require-optimal", action="store_true", help="a valid but costlier solution fails too")
         group.add_argument("--no-optimality", action="store_true", help="do not solve the instance")
         add_limit_arguments(sub)
+        for group in sub._action_groups:
+            if group.title and group.title.startswith("limits"):
+                group.title = "limits of that search (reaching one leaves the optimum unknown)"
         sub.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
         sub.set_defaults(handler=lambda args, domain=domain: validate(domain, args))
+
+
+def _examples(name: str) -> str:
+    examples = {
+        "klotski": [
+            "heurist validate klotski data/hrd/f24_w25_goal/hard1.txt data/hrd/f24_w25_goal/hard1.out",
+            "heurist validate klotski puzzle.txt dfs_output.txt --format json",
+        ],
+        "blocksworld": ["heurist validate blocksworld data/blocksworld/probB11.bwp probB11.transcript.txt"],
+        "blokus": ['heurist validate blokus small_set.txt moves.txt -s 6 6 -x 3 3 --targets "[(2,2), (5,5), (1,4)]"'],
+    }.get(name, [])
+    return "examples:\n" + "".join(f"  {line}\n" for line in examples) + "\n" if examples else ""
 
 
 def validate(domain: Domain, args: argparse.Namespace) -> int:
