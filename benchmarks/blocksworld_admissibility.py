@@ -19,6 +19,7 @@ import random
 import string
 import sys
 
+from heurist.analysis.space import exact_distances
 from heurist.domains.blocksworld import BlocksWorld
 from heurist.domains.blocksworld.generate import random_state
 from heurist.domains.blocksworld.heuristics import HEURISTICS
@@ -42,7 +43,7 @@ def main() -> None:
         for _ in range(args.goals):
             goal = random_state(blocks, stack_count, rng)
             problem = BlocksWorld(goal, goal)
-            distance = problem.distances_to_goal()
+            distance = exact_distances(problem)
             assert len(distance) == len(states)
             edges = [(s, child) for s in states for _, child, _ in problem.successors(s)]
             for name in args.heuristics:
@@ -55,7 +56,7 @@ def main() -> None:
                 exact = sum(value[s] == distance[s] for s in nonzero) / len(nonzero)
                 print(
                     f"| {block_count} | {stack_count} | {len(states)} | {'/'.join(goal)} | {name} | {over} "
-                    f"| {inconsistent} | {ratio:.3f} | {exact:.1%} | {max(distance.values())} |",
+                    f"| {inconsistent} | {ratio:.3f} | {exact:.1%} | {int(max(distance.values()))} |",
                     flush=True,
                 )
 

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from heurist.analysis.space import exact_distances
 from heurist.domains.blocksworld import DOMAIN, BlocksWorld, Move, parse_bwp, problem_to_bwp
 from heurist.domains.blocksworld.formats import format_bwp, load_bwp
 from heurist.domains.blocksworld.generate import random_instances, random_state
@@ -203,7 +204,7 @@ def test_admissible_heuristics_never_overestimate_on_a_complete_state_space(stac
     goal = random_state(blocks, stack_count, random.Random(goal_seed))
     p = BlocksWorld(goal, goal)
     states = list(all_states(blocks, stack_count))
-    distance = p.distances_to_goal()
+    distance = exact_distances(p)
     assert len(distance) == len(states)  # one connected component with 3 or more stacks
     for name in ("h0", "h1", "prefix", "deadlock"):
         h = HEURISTICS[name]

@@ -13,7 +13,6 @@ course's ``.bwp`` files; there is no separate table.
 from __future__ import annotations
 
 import itertools
-from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
@@ -117,23 +116,6 @@ class BlocksWorld:
         for move in moves:
             state = self.apply(state, move)
         return state
-
-    def distances_to_goal(self) -> dict[State, int]:
-        """The optimal cost of every state that can reach the goal, by one breadth-first search.
-
-        Moves are reversible, so searching forward from the goal finds the
-        states that reach it. Meant for small instances: there are
-        n! * C(n+k-1, k-1) states (20,160 for 6 blocks on 3 stacks).
-        """
-        distance = {self.goal_state: 0}
-        queue = deque([self.goal_state])
-        while queue:
-            state = queue.popleft()
-            for _, child, _ in self.successors(state):
-                if child not in distance:
-                    distance[child] = distance[state] + 1
-                    queue.append(child)
-        return distance
 
     def __repr__(self) -> str:
         return f"BlocksWorld({self.name!r}, stacks={self.stack_count}, blocks={self.blocks!r})"
