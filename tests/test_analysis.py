@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from heurist.analysis.checks import check_dominance, check_heuristic, evaluate, run_checks
 from heurist.analysis.domains import state_space
@@ -366,3 +368,27 @@ def test_seed_003_overestimates_where_one_move_clears_two_blocked_steps(capsys):
     problem = KlotskiProblem(board.geometry, board.start)
     assert HEURISTICS["blocking"](board.start, problem) == witness["h"]
     assert search(problem, "astar", HEURISTICS["pdb"]).cost == witness["h_star"] < witness["h"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    rows=st.integers(3, 5),
+    cols=st.integers(2, 4),
+    vertical=st.integers(0, 2),
+    horizontal=st.integers(0, 2),
+    single=st.integers(0, 4),
+)
+def test_numpy_layers_agree_with_python_on_random_boards(seed, rows, cols, vertical, horizontal, single):
+    from heurist.analysis.domains import random_klotski_layouts
+    from heurist.errors import InputError
+
+    try:
+        [(_, text)] = random_klotski_layouts(seed, 1, (1, vertical, horizontal, single), rows, cols)
+    except InputError:
+        assume(False)
+    puzzle = parse_puzzle(text)
+    problem = KlotskiProblem(puzzle.geometry, puzzle.start)
+    fast, plain = build_state_space(problem, builder=klotski_numpy_space), build_state_space(problem)
+    assert as_dict(fast) == as_dict(plain)
+    assert fast.edge_count == plain.edge_count and int(fast.goal.sum()) == int(plain.goal.sum())

@@ -72,6 +72,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             help="skip an instance whose reachable states exceed N (default: %(default)s)",
         )
         group.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
+        group.add_argument(
+            "--quiet", "-q", action="store_true", help="text output: one line per instance instead of the full report"
+        )
         family = sub.add_argument_group("generated instances (instead of or besides INSTANCE files)")
         family.add_argument("--generated", type=_positive_int, metavar="N", help="check N generated instances too")
         family.add_argument("--seed", type=int, default=0, help="seed of the generator (default: 0)")
@@ -134,7 +137,10 @@ def check(domain: Domain, args: argparse.Namespace) -> int:
         )
         entry["report"] = report
         results.append(entry)
-        if text:
+        if text and args.quiet:
+            verdicts = ", ".join(f"{claim} {_yes_no(holds)}" for claim, holds in entry["holds"].items())
+            print(f"{name}: {space.size:,} states; {verdicts}", flush=True)
+        elif text:
             print(format_report(domain, problem, entry, report), flush=True)
         else:
             entry["report_json"] = _report_json(domain, problem, report)
