@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -69,7 +69,6 @@ class HeuristicReport:
     exact_share: float | None
     seconds: float
     dominance: DominanceReport | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def admissible(self) -> bool:
