@@ -180,3 +180,11 @@ def test_optimality_search_limits_leave_the_optimum_unknown(capsys):
     assert report["optimum_status"] == "unknown (expansions limit reached)"
     code, report = validate("klotski", str(puzzle), str(solution), "--no-optimality", capsys=capsys)
     assert code == 0 and "optimum_status" not in report and report["cost"] == 116
+
+
+def test_blocksworld_failed_run_claims_no_plan(tmp_path, capsys):
+    trace = tmp_path / "failed.txt"
+    trace.write_text("FAILED: MAX_ITERS reached, iter=5, max queue size=60\n"
+                     "statistics: probA05.bwp method Astar planlen FAILED iter 5 maxq 60\n")
+    code, report = validate("blocksworld", str(BWP / "probA05.bwp"), str(trace), capsys=capsys)
+    assert code == 1 and report["claim"] == "no solution" and "cost 5 exists" in report["problems"][0]

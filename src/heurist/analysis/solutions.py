@@ -189,6 +189,8 @@ def read_blocksworld_trace(text: str, problem: Any, source: str) -> Solution:
     headers = any(_MOVE_HEADER.match(line) for line in lines)
     while index < len(lines):
         line, number = lines[index], index + 1
+        if line.startswith("FAILED"):  # the program gave up: it claims no plan
+            return Solution(source, "blocksworld", unsolvable=True)
         success, statistics = _SUCCESS.match(line), _STATISTICS.match(line)
         if success or statistics:
             value = success.group(1) if success else statistics.group(1)
