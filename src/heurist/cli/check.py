@@ -224,7 +224,7 @@ def format_report(domain: Domain, problem: Any, entry: dict[str, Any], report: H
     ratio = "-" if report.mean_ratio is None else f"{report.mean_ratio:.3f}"
     lines.append(
         f"    informedness: h(start) = {_number(report.initial_h)} of h*(start) = {_number(report.initial_distance)}; "
-        f"mean h/h* = {ratio}; h = h* on {share} of the states that can reach a goal"
+        f"mean h/h* = {ratio}; h = h* on {share} of the non-goal states that can reach a goal"
     )
     if report.dominance is not None:
         dominance = report.dominance
