@@ -75,12 +75,14 @@ def test_classic_component_and_optimum_match_the_literature():
     ["^11^", "v11v", "^<>^", "v<>v", "^22^", "v..v"],  # 6 rows, 24 cells
 ])
 @pytest.mark.parametrize("goal", ["exit", "board"])
-def test_numpy_layers_agree_with_a_plain_breadth_first_search(rows, goal):
+@pytest.mark.parametrize("metric", ["step", "slide"])
+def test_numpy_layers_agree_with_a_plain_breadth_first_search(rows, goal, metric):
     geometry, start = parse_board(rows, "chars")
     if goal == "exit" and geometry.shape_mask(start, 0):
-        problem = KlotskiProblem(geometry, start)
+        problem = KlotskiProblem(geometry, start, metric=metric)
     else:  # a goal board: the last state a breadth-first search meets
-        problem = KlotskiProblem(geometry, start, goal=explore(KlotskiProblem(geometry, start, goal=start)).states[-1])
+        last = explore(KlotskiProblem(geometry, start, goal=start)).states[-1]
+        problem = KlotskiProblem(geometry, start, goal=last, metric=metric)
     space = build_state_space(problem, builder=klotski_numpy_space)
     assert as_dict(space) == plain_bfs_distances(problem)
     python = build_state_space(problem)
@@ -97,11 +99,11 @@ def test_goal_board_instances_and_unreachable_goals():
     assert unreachable.size == 20 and np.isinf(unreachable.distance).all()
 
 
-@pytest.mark.parametrize("metric, optimum", [("slide", 90), ("path", 81)])
-def test_other_move_metrics(metric, optimum):
+@pytest.mark.parametrize("metric, optimum, method", [("slide", 90, "numpy"), ("path", 81, "python")])
+def test_other_move_metrics(metric, optimum, method):
     problem = load(CLASSIC).with_metric(metric)
     space = state_space(KLOTSKI, problem)
-    assert space.method == "python"
+    assert space.method == method
     assert (space.size, space.initial_distance) == (25_955, optimum)
 
 
@@ -378,8 +380,9 @@ def test_seed_003_overestimates_where_one_move_clears_two_blocked_steps(capsys):
     vertical=st.integers(0, 2),
     horizontal=st.integers(0, 2),
     single=st.integers(0, 4),
+    metric=st.sampled_from(["step", "slide"]),
 )
-def test_numpy_layers_agree_with_python_on_random_boards(seed, rows, cols, vertical, horizontal, single):
+def test_numpy_layers_agree_with_python_on_random_boards(seed, rows, cols, vertical, horizontal, single, metric):
     from heurist.analysis.domains import random_klotski_layouts
     from heurist.errors import InputError
 
@@ -388,7 +391,7 @@ def test_numpy_layers_agree_with_python_on_random_boards(seed, rows, cols, verti
     except InputError:
         assume(False)
     puzzle = parse_puzzle(text)
-    problem = KlotskiProblem(puzzle.geometry, puzzle.start)
+    problem = KlotskiProblem(puzzle.geometry, puzzle.start, metric=metric)
     fast, plain = build_state_space(problem, builder=klotski_numpy_space), build_state_space(problem)
     assert as_dict(fast) == as_dict(plain)
     assert fast.edge_count == plain.edge_count and int(fast.goal.sum()) == int(plain.goal.sum())

@@ -6,7 +6,8 @@ board), too wide for one machine word. Here a state is two ``uint64`` words,
 which holds every board of up to 32 cells (the course's boards have 20, 24
 and 32). The moves of every state of a layer are generated at once, shape by
 shape and direction by direction, with the same bitboard tests as
-:meth:`~heurist.domains.klotski.board.Geometry.step_successors`.
+:meth:`~heurist.domains.klotski.board.Geometry.step_successors`; under the
+``slide`` metric each piece then keeps going while the next cells are empty.
 
 States are deduplicated on one 64-bit key: the state itself when it fits in
 64 bits (boards of up to 16 cells), otherwise a multiplicative hash of the
@@ -32,6 +33,9 @@ from heurist.domains.klotski.problem import KlotskiProblem
 MAX_CELLS = 32
 """Boards up to this many cells fit the two-word encoding."""
 
+NUMPY_METRICS = ("step", "slide")
+"""Move metrics the numpy builder implements; ``path`` (a search per piece) uses plain Python."""
+
 _MULTIPLIER_LOW = np.uint64(0x9E3779B97F4A7C15)
 _MULTIPLIER_HIGH = np.uint64(0xC2B2AE3D27D4EB4F)
 _CHUNK = 1 << 17  # states whose successors are generated in one go (bounds the temporary arrays)
@@ -46,9 +50,12 @@ def _u64(value: int) -> np.uint64:
 
 
 class _Moves:
-    """The vectorised one-cell move generator of one board size."""
+    """The vectorised move generator of one board size and metric (``step`` or ``slide``)."""
 
-    def __init__(self, geometry: Geometry):
+    def __init__(self, geometry: Geometry, metric: str = "step"):
+        if metric not in NUMPY_METRICS:
+            raise ValueError(f"the numpy builder implements the {' and '.join(NUMPY_METRICS)} metrics only")
+        self.slide = metric == "slide"
         if geometry.cells > MAX_CELLS:
             raise ValueError(f"boards of more than {MAX_CELLS} cells do not fit two words")
         self.geometry = geometry
@@ -80,7 +87,7 @@ class _Moves:
         return (low * _MULTIPLIER_LOW) ^ ((high ^ (high >> _u64(29))) * _MULTIPLIER_HIGH)
 
     def successors(self, low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(parent row, child low, child high) for every one-cell move of every given state."""
+        """(parent row, child low, child high) for every move of every given state."""
         n, w, full = _u64(self.cells), _u64(self.width), self.full
         one = _u64(1)
         big, vertical = low & full, low >> n
@@ -105,13 +112,8 @@ class _Moves:
             # Peel off the lowest movable anchor of every state at once, until none is left.
             while rows.size:
                 lowest = remaining & (~remaining + one)
-                moved = lowest << _u64(delta) if delta > 0 else lowest >> _u64(-delta)
-                flip = (lowest | moved) << shift
-                parents.append(rows)
-                changed = words[word][rows] ^ flip
-                same = words[1 - word][rows]
-                child_low.append(changed if word == 0 else same)
-                child_high.append(same if word == 0 else changed)
+                self._moves_of_piece(rows, lowest, word, delta, shift, movable, offsets, words, shifted,
+                                     (parents, child_low, child_high))
                 remaining = remaining ^ lowest
                 more = remaining != 0
                 rows, remaining = rows[more], remaining[more]
@@ -119,6 +121,31 @@ class _Moves:
             empty_array = np.zeros(0, dtype=np.uint64)
             return np.zeros(0, dtype=np.int64), empty_array, empty_array
         return np.concatenate(parents), np.concatenate(child_low), np.concatenate(child_high)
+
+
+    def _moves_of_piece(self, rows, anchor, word, delta, shift, movable, offsets, words, shifted, out) -> None:
+        """The moves of one piece per row (at ``anchor``, known to move one cell): that move
+        and, under the slide metric, every further cell in the same direction.
+
+        The cells entered on later steps lie beyond every cell the piece has covered, so
+        they can be tested against the original board's empty cells."""
+        parents, child_low, child_high = out
+        without = words[word][rows] ^ (anchor << shift)  # the board without this piece
+        same = words[1 - word][rows]
+        position = anchor
+        while rows.size:
+            position = position << _u64(delta) if delta > 0 else position >> _u64(-delta)
+            changed = without | (position << shift)
+            parents.append(rows)
+            child_low.append(changed if word == 0 else same)
+            child_high.append(same if word == 0 else changed)
+            if not self.slide:
+                return
+            further = position & movable
+            for offset in offsets:
+                further = further & shifted[offset][rows]
+            keep = further != 0
+            rows, position, without, same = rows[keep], position[keep], without[keep], same[keep]
 
 
 def _check_same(low_a, high_a, low_b, high_b) -> None:
@@ -153,16 +180,14 @@ def _positions(keys, low, high, layer_keys, layer_low, layer_high) -> np.ndarray
 
 
 def klotski_numpy_space(problem: KlotskiProblem, max_states: int = DEFAULT_MAX_STATES) -> StateSpace:
-    """The start's component under the one-cell metric, and its edges, built layer by layer.
+    """The start's component under the step or slide metric, and its edges, built layer by layer.
 
     States are numbered layer by layer from the start, by key within a layer.
     The successors of layer d lie in layers d - 1, d and d + 1, so every edge
     is numbered while its layer is processed, against those three sorted
     layers only.
     """
-    if problem.metric != "step":
-        raise ValueError("the numpy builder implements the one-cell (step) metric only")
-    moves = _Moves(problem.geometry)
+    moves = _Moves(problem.geometry, problem.metric)
     start_low, start_high = moves.split([problem.initial_state])
     empty = np.zeros(0, dtype=np.uint64)
     layer, offset = (moves.keys(start_low, start_high), start_low, start_high), 0
@@ -215,8 +240,8 @@ def klotski_numpy_space(problem: KlotskiProblem, max_states: int = DEFAULT_MAX_S
 
 
 def klotski_state_space(problem: KlotskiProblem, max_states: int = DEFAULT_MAX_STATES) -> StateSpace:
-    """The numpy builder where it applies (one-cell moves, at most 32 cells), else plain Python."""
-    if problem.metric == "step" and problem.geometry.cells <= MAX_CELLS:
+    """The numpy builder where it applies (step or slide moves, at most 32 cells), else plain Python."""
+    if problem.metric in NUMPY_METRICS and problem.geometry.cells <= MAX_CELLS:
         try:
             return klotski_numpy_space(problem, max_states)
         except HashCollision:
