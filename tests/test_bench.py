@@ -217,7 +217,9 @@ def test_planner_logs_and_exit_codes_are_read_as_lab_attributes():
     assert parse_fast_downward("", 23)["limit"] == "time"
     assert parse_fast_downward("", 22)["limit"] == "memory"
     assert parse_fast_downward("", 12)["status"] == "unsolved"
-    assert parse_fast_downward("translate: bad input\n", 31)["status"] == "crashed"
+    assert parse_fast_downward("INFO     Planner time: 2.04s\n", 232)["limit"] == "time"  # translator at the CPU limit
+    crashed = parse_fast_downward("translate exit code: 31\nINFO     Planner time: 0.1s\n", 31)
+    assert crashed["status"] == "crashed" and "translate exit code: 31" in crashed["error"]
     row = parse_pyperplan(PYPERPLAN_LOG, 0)
     assert (row["status"], row["cost"], row["expansions"], row["search_time"]) == ("solved", 9, 124, 39.0)
     assert parse_pyperplan("INFO     No solution could be found\n", 0)["status"] == "unsolvable"

@@ -12,7 +12,8 @@ From the logs: Fast Downward's ``Expanded``, ``Generated``, ``Evaluated``,
 ``Total time`` and ``Peak memory``; pyperplan's ``Nodes expanded``, ``Plan
 length`` and ``Search time`` (it reports nothing else). Fast Downward's exit
 codes (``driver/returncodes.py``): 0 solved, 10/11 proved unsolvable,
-12 incomplete search failed, 20-24 out of memory or time, 30+ errors.
+12 incomplete search failed, 20-24 out of memory or time, 30+ errors; 232
+(``sys.exit(-SIGXCPU)``) when a component was stopped at the CPU-time limit.
 
 Limits: Fast Downward gets ``--overall-time-limit`` and
 ``--overall-memory-limit`` (its driver sets RLIMIT_CPU and RLIMIT_AS);
@@ -175,10 +176,22 @@ def parse_fast_downward(log: str, exit_code: int) -> dict[str, Any]:
         row.update(status="limit reached", limit="time")
     elif exit_code == 24:
         row.update(status="limit reached", limit="memory and time")
+    elif exit_code in _CPU_LIMIT_SIGNALS:  # a component (often the translator) killed at the CPU limit
+        row.update(status="limit reached", limit="time")
     else:
-        last = [line for line in log.strip().splitlines() if line.strip()][-1:]
-        row.update(status="crashed", error=f"exit code {exit_code}: {last[0] if last else ''}")
+        row.update(status="crashed", error=f"exit code {exit_code}: {_failure_line(log)}")
     return row
+
+
+_CPU_LIMIT_SIGNALS = {-signal.SIGXCPU, -signal.SIGKILL, 256 - signal.SIGXCPU, 256 - signal.SIGKILL}
+"""How a process stopped by RLIMIT_CPU ends: the signal itself, or the driver's ``sys.exit(-signal)``."""
+
+
+def _failure_line(log: str) -> str:
+    """The most telling line of a failed planner's log: an error or a component's exit code."""
+    lines = [line.strip() for line in log.splitlines() if line.strip()]
+    telling = [line for line in lines if "error" in line.lower() or "exit code" in line.lower()]
+    return (telling or lines or [""])[-1]
 
 
 def parse_pyperplan(log: str, exit_code: int) -> dict[str, Any]:
@@ -188,11 +201,10 @@ def parse_pyperplan(log: str, exit_code: int) -> dict[str, Any]:
         "initial_h_value": _number(r"Initial h value: ([\d.]+)", log, float),
         "search_time": _number(r"Search time: ([\d.e+-]+)", log, float),
     }
-    if exit_code in (-signal.SIGXCPU, -signal.SIGKILL):  # the CPU-time limit set by run_planner
+    if exit_code in _CPU_LIMIT_SIGNALS:  # the CPU-time limit set by run_planner
         row.update(status="limit reached", limit="time")
     elif exit_code != 0:
-        last = [line for line in log.strip().splitlines() if line.strip()][-1:]
-        row.update(status="crashed", error=f"exit code {exit_code}: {last[0] if last else ''}")
+        row.update(status="crashed", error=f"exit code {exit_code}: {_failure_line(log)}")
     elif "Plan length:" in log:
         length = _number(r"Plan length: (\d+)", log)
         row.update(status="solved", coverage=1, cost=length, plan_length=length)
