@@ -33,6 +33,7 @@ PUZZLES = [
     ("classic", "w23_s24_char/testhrd_hard1.txt", "slide"),
     ("V3 hard2 (6 rows)", "f24_w25_goal/hard2.txt", "slide"),
     ("classic", "w23_s24_char/testhrd_hard1.txt", "path"),
+    ("V3 hard2 (6 rows)", "f24_w25_goal/hard2.txt", "path"),
 ]
 
 

@@ -7,7 +7,8 @@ which holds every board of up to 32 cells (the course's boards have 20, 24
 and 32). The moves of every state of a layer are generated at once, shape by
 shape and direction by direction, with the same bitboard tests as
 :meth:`~heurist.domains.klotski.board.Geometry.step_successors`; under the
-``slide`` metric each piece then keeps going while the next cells are empty.
+``slide`` metric each piece then keeps going while the next cells are empty,
+and under ``path`` the places each piece can reach are flooded at once.
 
 States are deduplicated on one 64-bit key: the state itself when it fits in
 64 bits (boards of up to 16 cells), otherwise a multiplicative hash of the
@@ -27,14 +28,14 @@ from __future__ import annotations
 import numpy as np
 
 from heurist.analysis.space import DEFAULT_MAX_STATES, StateSpace, StateSpaceTooLarge, explore
-from heurist.domains.klotski.board import Geometry
+from heurist.domains.klotski.board import SHAPE_SIZE, SHAPES, Geometry
 from heurist.domains.klotski.problem import KlotskiProblem
 
 MAX_CELLS = 32
 """Boards up to this many cells fit the two-word encoding."""
 
-NUMPY_METRICS = ("step", "slide")
-"""Move metrics the numpy builder implements; ``path`` (a search per piece) uses plain Python."""
+NUMPY_METRICS = ("step", "slide", "path")
+"""Move metrics the numpy builder implements: all three."""
 
 _MULTIPLIER_LOW = np.uint64(0x9E3779B97F4A7C15)
 _MULTIPLIER_HIGH = np.uint64(0xC2B2AE3D27D4EB4F)
@@ -50,12 +51,13 @@ def _u64(value: int) -> np.uint64:
 
 
 class _Moves:
-    """The vectorised move generator of one board size and metric (``step`` or ``slide``)."""
+    """The vectorised move generator of one board size and metric (``step``, ``slide`` or ``path``)."""
 
     def __init__(self, geometry: Geometry, metric: str = "step"):
         if metric not in NUMPY_METRICS:
             raise ValueError(f"the numpy builder implements the {' and '.join(NUMPY_METRICS)} metrics only")
         self.slide = metric == "slide"
+        self.path = metric == "path"
         if geometry.cells > MAX_CELLS:
             raise ValueError(f"boards of more than {MAX_CELLS} cells do not fit two words")
         self.geometry = geometry
@@ -67,6 +69,11 @@ class _Moves:
         for shape, delta, movable, offsets, _ in geometry.step_rules:
             word, shift = divmod(shape, 2)
             self.rules.append((shape, _u64(movable), tuple(offsets), word, delta, _u64(shift * n)))
+        self.valid = tuple(_u64(mask) for mask in geometry.valid_anchors)
+        self.cell_offsets = tuple(
+            tuple(r * w + c for r in range(rows) for c in range(cols)) for rows, cols in
+            (SHAPE_SIZE[shape] for shape in SHAPES)
+        )
 
     def split(self, states: list[int]) -> tuple[np.ndarray, np.ndarray]:
         """Python-int states to (low, high) words."""
@@ -101,6 +108,10 @@ class _Moves:
         masks = (big, vertical, horizontal, single)
         words = (low, high)
         parents, child_low, child_high = [], [], []
+        if self.path:
+            for shape in SHAPES:
+                self._path_moves(shape, masks[shape], empty, words, (parents, child_low, child_high))
+            return self._collected(parents, child_low, child_high)
         for shape, movable, offsets, word, delta, shift in self.rules:
             free = masks[shape] & movable
             for offset in offsets:
@@ -117,10 +128,62 @@ class _Moves:
                 remaining = remaining ^ lowest
                 more = remaining != 0
                 rows, remaining = rows[more], remaining[more]
+        return self._collected(parents, child_low, child_high)
+
+    @staticmethod
+    def _collected(parents, child_low, child_high) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if not parents:
             empty_array = np.zeros(0, dtype=np.uint64)
             return np.zeros(0, dtype=np.int64), empty_array, empty_array
         return np.concatenate(parents), np.concatenate(child_low), np.concatenate(child_high)
+
+    def _path_moves(self, shape, anchors, empty, words, out) -> None:
+        """Every place each piece of ``shape`` can reach along any path, found by flooding, one
+        piece per row at a time: a place is open when the piece fits in the empty cells and its
+        own, and a step leads from an open place to the next one in any direction."""
+        parents, child_low, child_high = out
+        word, shift = divmod(shape, 2)
+        shift = _u64(shift * self.cells)
+        steps = [(movable, delta) for rule_shape, movable, _, _, delta, _ in self.rules if rule_shape == shape]
+        one = _u64(1)
+        rows = np.flatnonzero(anchors)
+        remaining = anchors[rows]
+        while rows.size:
+            anchor = remaining & (~remaining + one)
+            own = np.zeros(rows.size, dtype=np.uint64)
+            for offset in self.cell_offsets[shape]:
+                own |= anchor << _u64(offset)
+            free = empty[rows] | own
+            open_places = np.full(rows.size, self.valid[shape], dtype=np.uint64)
+            for offset in self.cell_offsets[shape]:
+                open_places &= free >> _u64(offset)
+            reached = anchor
+            while True:
+                grown = reached
+                for movable, delta in steps:
+                    from_here = reached & movable
+                    grown = grown | (from_here << _u64(delta) if delta > 0 else from_here >> _u64(-delta))
+                grown &= open_places
+                if np.array_equal(grown, reached):
+                    break
+                reached = grown
+            without = words[word][rows] ^ (anchor << shift)
+            same = words[1 - word][rows]
+            targets = reached ^ anchor
+            live = np.flatnonzero(targets)
+            target_rows, targets, without, same = rows[live], targets[live], without[live], same[live]
+            while target_rows.size:
+                place = targets & (~targets + one)
+                changed = without | (place << shift)
+                parents.append(target_rows)
+                child_low.append(changed if word == 0 else same)
+                child_high.append(same if word == 0 else changed)
+                targets = targets ^ place
+                more = targets != 0
+                target_rows, targets, without, same = target_rows[more], targets[more], without[more], same[more]
+            remaining = remaining ^ anchor
+            more = remaining != 0
+            rows, remaining = rows[more], remaining[more]
 
 
     def _moves_of_piece(self, rows, anchor, word, delta, shift, movable, offsets, words, shifted, out) -> None:
@@ -180,7 +243,7 @@ def _positions(keys, low, high, layer_keys, layer_low, layer_high) -> np.ndarray
 
 
 def klotski_numpy_space(problem: KlotskiProblem, max_states: int = DEFAULT_MAX_STATES) -> StateSpace:
-    """The start's component under the step or slide metric, and its edges, built layer by layer.
+    """The start's component under the problem's move metric, and its edges, built layer by layer.
 
     States are numbered layer by layer from the start, by key within a layer.
     The successors of layer d lie in layers d - 1, d and d + 1, so every edge
@@ -240,7 +303,7 @@ def klotski_numpy_space(problem: KlotskiProblem, max_states: int = DEFAULT_MAX_S
 
 
 def klotski_state_space(problem: KlotskiProblem, max_states: int = DEFAULT_MAX_STATES) -> StateSpace:
-    """The numpy builder where it applies (step or slide moves, at most 32 cells), else plain Python."""
+    """The numpy builder where it applies (boards of at most 32 cells), else plain Python."""
     if problem.metric in NUMPY_METRICS and problem.geometry.cells <= MAX_CELLS:
         try:
             return klotski_numpy_space(problem, max_states)
