@@ -265,3 +265,19 @@ def test_list_names_every_suite_with_its_size_and_the_planners(capsys):
     text = capsys.readouterr().out
     assert "bw-challenge" in text and "45 problems" in text and "32 problems" in text
     assert "fd-lmcut" in text and "pyperplan-lmcut" in text
+
+
+def test_bench_command_on_a_dask_scheduler_writes_the_local_results(tmp_path):
+    distributed = pytest.importorskip("dask.distributed")
+    data = small_data(tmp_path)
+    common = ["bench", "bw-tamu", "--data", str(data), "--heuristics", "deadlock,prefix", "--quiet"]
+    assert main([*common, "--out", str(tmp_path / "local")]) == 0
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster:
+        assert main([*common, "--out", str(tmp_path / "dask"), "--executor", "dask",
+                     "--scheduler", cluster.scheduler_address]) == 0
+
+    def rows(name):
+        with open(tmp_path / name / "results.csv", newline="") as stream:
+            return strip_times(list(csv.DictReader(stream)))
+
+    assert rows("dask") == rows("local") and len(rows("local")) == 4
