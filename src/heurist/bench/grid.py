@@ -86,6 +86,7 @@ def build_grid(
 
 
 def row_key(row: dict[str, Any]) -> tuple[str, str, str]:
+    """(suite, problem, config): what identifies a run across a resume."""
     return (row["suite"], row["problem"], row["config"])
 
 
@@ -164,28 +165,31 @@ def run_local(tasks: list[Task], settings: Settings, jobs: int) -> Iterator[tupl
             raise
 
 
-def run_dask(tasks: list[Task], settings: Settings, scheduler: str | Any) -> Iterator[tuple[Task, dict[str, Any]]]:
-    """Run the tasks on a Dask cluster (``scheduler``: an address, or a ``Client``)."""
+def dask_client(scheduler: str | Any) -> tuple[Any, bool]:
+    """A connected Dask client for ``scheduler`` (an address, or a ``Client`` already), and whether
+    it is ours to close."""
     try:
         from dask.distributed import Client
-        from dask.distributed import as_completed as dask_as_completed
     except ImportError:
         raise InputError("Dask is not installed; install it with: pip install 'heurist[dask]'", "--executor") from None
-    own_client = not isinstance(scheduler, Client)
+    if isinstance(scheduler, Client):
+        return scheduler, False
     try:
-        client = Client(scheduler, timeout=30) if own_client else scheduler
+        return Client(scheduler, timeout=30), True
     except OSError as error:
         raise InputError(f"cannot reach the Dask scheduler: {error}", "--scheduler") from None
-    try:
-        futures = {
-            client.submit(execute, task, settings, pure=False, key=f"heurist-bench-{task.index}-{os.getpid()}"): task
-            for task in tasks
-        }
-        for future in dask_as_completed(futures):
-            yield futures[future], future.result()
-    finally:
-        if own_client:
-            client.close()
+
+
+def run_dask(tasks: list[Task], settings: Settings, client: Any) -> Iterator[tuple[Task, dict[str, Any]]]:
+    """Run the tasks on the Dask cluster of ``client``; yields (task, row) as they finish."""
+    from dask.distributed import as_completed as dask_as_completed
+
+    futures = {
+        client.submit(execute, task, settings, pure=False, key=f"heurist-bench-{task.index}-{os.getpid()}"): task
+        for task in tasks
+    }
+    for future in dask_as_completed(futures):
+        yield futures[future], future.result()
 
 
 def run_grid(
@@ -203,13 +207,16 @@ def run_grid(
     done = read_runs(directory, settings) if resume else {}
     order = {task.key: task.index for task in tasks}
     pending = [task for task in tasks if task.key not in done]
+    client, own_client = None, False
+    if executor == "dask":  # connect before anything is written
+        if scheduler is None:
+            raise InputError("the dask executor needs --scheduler ADDRESS", "--executor")
+        client, own_client = dask_client(scheduler)
     log = RunLog(directory, fresh=not resume)
     rows = [row for key, row in done.items() if key in order]
     try:
-        if executor == "dask":
-            if scheduler is None:
-                raise InputError("the dask executor needs --scheduler ADDRESS", "--executor")
-            finished = run_dask(pending, settings, scheduler)
+        if client is not None:
+            finished = run_dask(pending, settings, client)
         else:
             finished = run_local(pending, settings, jobs or os.cpu_count() or 1)
         for task, row in finished:
@@ -221,4 +228,6 @@ def run_grid(
                 progress(task, row)
     finally:
         log.close()
+        if own_client:
+            client.close()
     return sorted(rows, key=lambda row: order[row_key(row)])

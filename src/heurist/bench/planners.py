@@ -37,9 +37,12 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from heurist.errors import InputError
+
+if TYPE_CHECKING:
+    from heurist.bench.runs import Settings, Task
 
 INSTALL_HINT = "install the planners with: pip install 'heurist[planners]' (up-fast-downward and pyperplan)"
 
@@ -129,7 +132,8 @@ def pddl_exporter(domain: str):
     return getattr(module, "export_pddl", None)
 
 
-def command(planner: Planner, domain_file: str, problem_file: str, settings) -> list[str]:
+def command(planner: Planner, domain_file: str, problem_file: str, settings: Settings) -> list[str]:
+    """The planner's command line, run in the directory holding the two PDDL files."""
     if planner.program == "fd":
         limits = []
         if settings.time_limit is not None:
@@ -232,7 +236,7 @@ def _resource_limiter(time_limit: float | None, megabytes: float | None):
     return apply
 
 
-def run_planner(task, settings) -> dict[str, Any]:
+def run_planner(task: Task, settings: Settings) -> dict[str, Any]:
     """Export the task's instance to PDDL, run the planner in a fresh directory, parse its log."""
     from heurist.bench.runs import CRASHED, KILLED, empty_row
 

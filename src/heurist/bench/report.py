@@ -27,6 +27,7 @@ Row = dict[str, Any]
 
 
 def csv_text(rows: list[Row]) -> str:
+    """One line per run, the columns of :data:`~heurist.bench.runs.ROW_FIELDS`; empty for none."""
     stream = io.StringIO()
     writer = csv.DictWriter(stream, fieldnames=ROW_FIELDS, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
@@ -36,6 +37,7 @@ def csv_text(rows: list[Row]) -> str:
 
 
 def json_text(rows: list[Row], metadata: dict[str, Any]) -> str:
+    """The command and limits, then ``runs``: one object per run (``null`` for none)."""
     return json.dumps({**metadata, "runs": [{name: row.get(name) for name in ROW_FIELDS} for row in rows]},
                       indent=1, default=str) + "\n"
 
@@ -89,6 +91,7 @@ def _outcome(row: Row) -> str:
 
 
 def markdown(rows: list[Row], metadata: dict[str, Any]) -> str:
+    """The report described in the module docstring."""
     suites = _ordered(row["suite"] for row in rows)
     by_suite: dict[str, list[Row]] = defaultdict(list)
     for row in rows:

@@ -98,6 +98,7 @@ ROW_FIELDS = [
 
 
 def empty_row(task: Task, settings: Settings) -> dict[str, Any]:
+    """The row of ``task`` with its identity and limits filled in and no outcome yet."""
     config = task.config
     row: dict[str, Any] = dict.fromkeys(ROW_FIELDS)
     row.update(

@@ -42,6 +42,7 @@ class Instance:
 
 
 def domain_options(domain: Domain, arguments: tuple[str, ...] = (), source: str = "options") -> argparse.Namespace:
+    """``arguments`` read by the options parser of ``heurist solve DOMAIN``; bad ones are InputErrors."""
     parser = argparse.ArgumentParser(prog=f"heurist solve {domain.name}", add_help=False, exit_on_error=False)
     domain.add_arguments(parser)
     try:
@@ -207,7 +208,10 @@ class GeneratedSpec:
         from heurist.cli.common import write_atomically
 
         folder = directory / self.suite
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise InputError(f"cannot create: {error.strerror}", folder) from None
         instances = []
         for file_name, text in get_domain(self.domain).generate(self.generate_options()):
             path = folder / file_name
