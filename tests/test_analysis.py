@@ -187,6 +187,7 @@ def test_blocksworld_admissible_heuristics_hold_on_the_course_data(name):
 @pytest.mark.parametrize("puzzle, pieces, size", [
     ("fill", "tiny_set.txt", (4, 7)),
     ("corners", "tiny_set_2.txt", (6, 6)),
+    ("corners", "small_set.txt", (5, 5)),
 ])
 def test_blokus_admissible_heuristics_hold_on_the_course_instances(puzzle, pieces, size):
     problem = make_problem(puzzle, load_pieces(pieces), size, (0, 0), ())
