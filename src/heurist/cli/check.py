@@ -111,7 +111,7 @@ def check(domain: Domain, args: argparse.Namespace) -> int:
         raise InputError("give instance files, --generated N, or both", "check")
     heuristic = domain.heuristics.resolve(args.heuristic)
     against = domain.heuristics.resolve(args.against) if args.against else None
-    claims = list(args.claim or DEFAULT_CLAIMS)
+    claims = list(dict.fromkeys(args.claim or DEFAULT_CLAIMS))
     if against is not None and "dominates" not in claims:
         claims.append("dominates")
     if "dominates" in claims and against is None:
