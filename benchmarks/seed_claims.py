@@ -10,7 +10,7 @@ run.
     .venv/bin/python benchmarks/seed_claims.py            # rewrites docs/heuristics.md
     .venv/bin/python benchmarks/seed_claims.py --print    # prints it instead
 
-Takes about two minutes on a shared 2-core machine.
+Takes one to three minutes on a shared 2-core machine, depending on its load.
 """
 
 from __future__ import annotations
