@@ -21,8 +21,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import dijkstra
 
 DEFAULT_MAX_STATES = 10_000_000
 """Largest component explored by default. A state costs about 1 KiB while the
@@ -165,6 +163,10 @@ def _unit_cost_distances(size: int, source: np.ndarray, target: np.ndarray, goal
 def _dijkstra_distances(
     size: int, source: np.ndarray, target: np.ndarray, cost: np.ndarray, goal: np.ndarray
 ) -> np.ndarray:
+    # Imported here, not at the top: only weighted spaces need scipy, and it is slow to import.
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import dijkstra
+
     goals = np.flatnonzero(goal)
     if goals.size == 0:
         return np.full(size, np.inf)
