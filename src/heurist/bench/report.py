@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from heurist.bench.runs import ROW_FIELDS
-from heurist.cli.common import write_atomically
+from heurist.files import write_atomically
 
 Row = dict[str, Any]
 
@@ -292,13 +292,7 @@ def _figure(suites: list[str], draw, path: Path, title: str) -> None:
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=90, metadata={"Software": None})
     pyplot.close(figure)
-    _write_bytes_atomically(path, buffer.getvalue())
-
-
-def _write_bytes_atomically(path: Path, data: bytes) -> None:
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_bytes(data)
-    temporary.replace(path)
+    write_atomically(path, buffer.getvalue())
 
 
 REPORT_FILES = ("results.csv", "results.json", "report.md", "expansions.png", "coverage.png")

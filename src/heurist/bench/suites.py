@@ -205,7 +205,7 @@ class GeneratedSpec:
 
     def write(self, directory: Path) -> list[Instance]:
         """Generate the instances into ``directory/SUITE/`` (same seed, same files) and list them."""
-        from heurist.cli.common import write_atomically
+        from heurist.files import write_atomically
 
         folder = directory / self.suite
         try:

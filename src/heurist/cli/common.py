@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import tempfile
-from pathlib import Path
 from typing import Any
 
 from heurist.errors import InputError
@@ -106,23 +103,6 @@ def format_statistics(result: SearchResult) -> str:
 def result_as_json(result: SearchResult, plan: list[dict[str, Any]], **extra: Any) -> str:
     document = {**extra, **result.summary(), "plan": plan, "statistics": result.statistics.as_dict()}
     return json.dumps(document, indent=2, default=str)
-
-
-def write_atomically(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers never see a half-written file."""
-    path = Path(path)
-    directory = path.parent if str(path.parent) else Path(".")
-    try:
-        handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as error:
-        raise InputError(f"cannot write: {error.strerror}", path) from None
-    try:
-        with os.fdopen(handle, "w", newline="") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def _positive_int(text: str) -> int:

@@ -13,9 +13,9 @@ import importlib
 from pathlib import Path
 from types import ModuleType
 
-from heurist.cli.common import write_atomically
 from heurist.domains import domain_names
 from heurist.errors import InputError
+from heurist.files import write_atomically
 
 ORDER = 40
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from heurist.cli.common import write_atomically
 from heurist.domains import Domain, all_domains
 from heurist.errors import InputError
+from heurist.files import write_atomically
 
 ORDER = 20
 

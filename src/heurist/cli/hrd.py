@@ -21,11 +21,11 @@ from heurist.cli.common import (
     add_limit_arguments,
     format_statistics,
     limits_from,
-    write_atomically,
 )
 from heurist.domains.klotski import HEURISTICS, problem_from_puzzle
 from heurist.domains.klotski.formats import format_solution, read_puzzle
 from heurist.errors import InputError
+from heurist.files import write_atomically
 from heurist.search import Status, search
 
 ORDER = 30

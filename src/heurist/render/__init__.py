@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import importlib
 import io
-import os
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -28,6 +26,7 @@ from PIL import Image
 
 from heurist.domains import get_domain
 from heurist.errors import InputError
+from heurist.files import write_atomically
 from heurist.render.scene import Scene, to_image, to_svg, with_caption
 from heurist.render.viewer import Frame, build_viewer
 
@@ -183,7 +182,7 @@ def render_plan(
         ]
         name = title or f"{domain_name}: {getattr(problem, 'name', '') or 'plan'}"
         data = build_viewer(name, frames, statistics_rows(statistics), module.LEGEND, costs[-1]).encode()
-    write_bytes_atomically(path, data)
+    write_atomically(path, data)
 
 
 def _number(value: float) -> str:
@@ -230,30 +229,6 @@ def _gif_bytes(scenes: Sequence[Scene], frame_milliseconds: int = MOVE_MILLISECO
         buffer, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0, disposal=1
     )
     return buffer.getvalue()
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def write_bytes_atomically(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that readers never see a half-written file."""
-    path = Path(path)
-    directory = path.parent if str(path.parent) else Path(".")
-    try:
-        handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as error:
-        raise InputError(f"cannot write: {error.strerror}", path) from None
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes files private; pictures are not
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 __all__ = ["FORMATS", "render_plan", "render_state", "replay_steps", "scene_of"]
