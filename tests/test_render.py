@@ -439,3 +439,22 @@ def test_terminal_boards_are_coloured_on_a_terminal_and_plain_otherwise(klotski,
         piped = io.StringIO()
         print_state(name, problem, state, file=piped)
         assert piped.getvalue() == plain + "\n", name
+
+
+
+def test_solve_colours_boards_on_a_terminal_and_prints_plain_text_into_a_pipe():
+    import os
+    import re
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "heurist.cli.main", "solve", "blocksworld", str(BLOCKS)]
+    environment = {key: value for key, value in os.environ.items() if key not in ("FORCE_COLOR", "NO_COLOR")}
+    piped = subprocess.run(command, capture_output=True, text=True, env=environment, check=True).stdout
+    forced = subprocess.run(
+        command, capture_output=True, text=True, env={**environment, "FORCE_COLOR": "1"}, check=True
+    ).stdout
+    assert "move 1:" in piped and "\x1b[" not in piped
+    assert "\x1b[" in forced
+    plan = piped[: piped.index("search_time")]  # the times differ from run to run
+    assert re.sub(r"\x1b\[[0-9;]*m", "", forced).startswith(plan)

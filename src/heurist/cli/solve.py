@@ -73,12 +73,14 @@ def solve(domain: Domain, args: argparse.Namespace) -> int:
         print(result_as_json(result, plan, domain=domain.name, instance=str(args.file), heuristic=args.heuristic))
         return EXIT_BY_STATUS[result.status]
     if result.solved and not args.quiet:
+        from heurist.render.terminal import print_state  # imported here: only plans need it
+
         for step, state in enumerate(result.states):
             if step == 0:
                 print("start:")
             else:
                 print(f"move {step}: {domain.format_action(problem, result.actions[step - 1])}")
-            print(domain.format_state(problem, state))
+            print_state(domain.name, problem, state)
             print()
     print(format_statistics(result))
     return EXIT_BY_STATUS[result.status]
