@@ -14,7 +14,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/activate
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/activate
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,planners]'
 	touch $(VENV)/.installed $@
 
 demo: $(VENV)/.installed
