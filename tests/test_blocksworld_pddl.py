@@ -1,23 +1,26 @@
 """The PDDL export of Blocks World: its content, and the same optimum from a real planner.
 
-The planner check runs when Fast Downward or pyperplan can be found and is
-skipped otherwise: set HEURIST_FAST_DOWNWARD to a command running
-``fast-downward.py`` (e.g. ``"/opt/planners/bin/python /opt/.../fast-downward.py"``)
-or HEURIST_PYPERPLAN to a ``pyperplan`` command, or put ``fast-downward``
-or ``pyperplan`` on the PATH.
+The planner check runs with the planners of the ``planners`` extra
+(``pip install 'heurist[planners]'``, which ``make test`` installs) and is
+skipped when neither is installed. HEURIST_FAST_DOWNWARD (a command running
+``fast-downward.py``) or HEURIST_PYPERPLAN (a ``pyperplan`` command) point it
+at other installations.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shlex
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from heurist.bench.planners import fast_downward_script
 from heurist.domains.blocksworld import BlocksWorld, load_bwp
 from heurist.domains.blocksworld.heuristics import HEURISTICS
 from heurist.domains.blocksworld.pddl import DOMAIN_PDDL, export_pddl, problem_pddl
@@ -54,15 +57,18 @@ def test_export_names_the_problem_after_the_file():
 
 
 def planner_commands() -> list[tuple[str, list[str]]]:
+    """The planners to compare with: from the environment, else the installed ``planners`` extra."""
     commands = []
-    fast_downward = os.environ.get("HEURIST_FAST_DOWNWARD") or shutil.which("fast-downward") or shutil.which(
-        "fast-downward.py"
-    )
+    fast_downward = os.environ.get("HEURIST_FAST_DOWNWARD")
     if fast_downward:
         commands.append(("fast-downward", shlex.split(fast_downward)))
-    pyperplan = os.environ.get("HEURIST_PYPERPLAN") or shutil.which("pyperplan")
+    elif fast_downward_script() is not None:
+        commands.append(("fast-downward", [sys.executable, str(fast_downward_script())]))
+    pyperplan = os.environ.get("HEURIST_PYPERPLAN")
     if pyperplan:
         commands.append(("pyperplan", shlex.split(pyperplan)))
+    elif importlib.util.find_spec("pyperplan") is not None:
+        commands.append(("pyperplan", [sys.executable, "-m", "pyperplan"]))
     return commands
 
 
@@ -85,7 +91,7 @@ def planner_cost(kind: str, command: list[str], directory: Path, problem_file: s
 def test_a_planner_finds_the_same_optimal_cost(tmp_path, name):
     commands = planner_commands()
     if not commands:
-        pytest.skip("no planner found (set HEURIST_FAST_DOWNWARD or HEURIST_PYPERPLAN)")
+        pytest.skip("no planner installed: pip install 'heurist[planners]'")
     for file_name, text in export_pddl(DATA / f"{name}.bwp").items():
         (tmp_path / file_name).write_text(text)
     problem = load_bwp(DATA / f"{name}.bwp")
