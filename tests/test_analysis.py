@@ -315,6 +315,10 @@ def test_cli_generated_families(capsys):
     assert all(entry["states"] == 2520 for entry in document["instances"])
     assert main(["check", "blokus", "--generated", "2", "--seed", "1", "-H", "reach"]) == 0
     assert "verdict for reach (admissible, goal-aware): holds" in capsys.readouterr().out
+    # six targets: the exact Steiner trees of reach at work
+    options = "-p tiny_set_2.txt -s 6 6 --targets 6"
+    assert main(["check", "blokus", "--generated", "3", "--seed", "14", "-H", "reach", "--generate-options", options]) == 0
+    assert "verdict for reach (admissible, goal-aware): holds" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("arguments, message", [

@@ -12,7 +12,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from heurist.domains.blokus import load_pieces, make_problem, parse_pieces
-from heurist.domains.blokus.heuristics import HEURISTICS, distance_estimate, reach
+from heurist.domains.blokus.heuristics import (
+    HEURISTICS,
+    _needs,
+    _steiner_tables,
+    _steiner_trees,
+    distance_estimate,
+    reach,
+    reach_below,
+)
 from heurist.domains.blokus.pieces import orientations, parse_targets
 from heurist.domains.blokus.problems import (
     CoverProblem,
@@ -288,6 +296,82 @@ def test_reach_never_overestimates_on_random_cover_instances(pieces, seed):
     # small pieces (monomino, domino) and bulky ones (square, T and Z pentominoes)
     for instance, state, optimum in random_cover_instances(50, seed, pieces):
         assert reach(state, instance) <= optimum
+
+
+MINI_CONTEST = ((0, 1), (0, 9), (5, 5), (8, 8), (4, 9), (9, 2))
+
+
+def test_exact_steiner_trees_sharpen_reach_on_the_mini_contest():
+    instance = problem("cover", "valid_pieces.txt", (15, 15), (0, 0), MINI_CONTEST)
+    start = instance.initial_state
+    # without them: half a Held-Karp tour, 17 king-move cells and a Manhattan budget of 23
+    assert _needs(start, instance, instance.target_mask, settled=lambda cells, budget: True) == (17, 23)
+    # exact trees: 19 king moves from the start square (20 squares), Manhattan length 26 (+ 2 from the start)
+    assert _needs(start, instance, instance.target_mask) == (20, 28)
+    assert reach(start, instance) == 21
+    assert reach_below(start, instance, 15) == 17  # the cheaper bound, enough to prune below 15
+
+
+def naive_partition_bound(values, subset):
+    """The cheapest way to split ``subset`` into groups, a group A costing ``values[A]``: every partition tried."""
+    if not subset:
+        return 0
+    low = subset & -subset
+    rest = subset ^ low
+    best = math.inf
+    sub = rest
+    while True:
+        best = min(best, values[sub | low] + naive_partition_bound(values, rest ^ sub))
+        if not sub:
+            break
+        sub = (sub - 1) & rest
+    return best
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_steiner_partitions_match_every_split_tried(seed):
+    # the exact trees cut the tree at the root into groups of targets; check that cut against brute force
+    rng = random.Random(seed)
+    targets = tuple(rng.sample([(r, c) for r in range(8) for c in range(8)], 6))
+    instance = problem("cover", "small_set.txt", (8, 8), (0, 0), targets)
+    king, manhattan, index_of, _ = _steiner_tables(instance, instance.target_mask)
+    state = instance.initial_state
+    for _ in range(3):
+        moves = instance.legal_moves(state)
+        if not moves:
+            break
+        state = instance.apply(state, rng.choice(moves))
+    occupied = state[0]
+    anchors = instance.board.anchors(occupied, instance.start_bit) & ~instance.board.orthogonal(occupied)
+    uncovered = instance.target_mask & ~occupied
+    exact = _steiner_trees(instance, instance.target_mask, uncovered, anchors, occupied or instance.start_bit)
+    every = range(instance.board.rows * instance.board.stride)
+    squares = [bit for bit in every if anchors >> bit & 1]
+    roots = [bit for bit in every if (occupied or instance.start_bit) >> bit & 1]
+    subset = sum(1 << index for bit, index in index_of.items() if uncovered & bit)
+    by_king = [min(int(king[square][group]) for square in squares) + 1 for group in range(len(king[0]))]
+    by_manhattan = [min(int(manhattan[square][group]) for square in roots) for group in range(len(king[0]))]
+    assert exact == (naive_partition_bound(by_king, subset), naive_partition_bound(by_manhattan, subset))
+
+
+@pytest.mark.parametrize("pieces, seed", [(SMALL_PIECES, 3), (load_pieces(DATA / "tiny_set_2.txt"), 4)])
+def test_reach_never_overestimates_with_many_targets(pieces, seed):
+    # four to six targets, where the exact Steiner trees are most often the binding bound
+    rng = random.Random(seed)
+    raised = 0
+    for _ in range(10):
+        base = make_problem("cover", pieces, (5, 6), (rng.randrange(5), rng.randrange(6)), ((0, 0),))
+        state = base.initial_state
+        for _ in range(rng.randrange(0, 2)):
+            moves = base.legal_moves(state)
+            state = base.apply(state, rng.choice(moves))
+        free = base.board.cells_of(base.board.full & ~state[0])
+        targets = tuple(rng.sample(free, rng.randrange(4, 7)))
+        instance = CoverProblem(base.board, base.start, targets, initial=state)
+        result = search(instance, "astar", HEURISTICS["null"])
+        assert reach(state, instance) <= (result.cost if result.solved else math.inf)
+        raised += reach(state, instance) > reach_below(state, instance, -1)  # -1: the bound without them
+    assert raised >= 3
 
 
 def test_reach_dead_ends_are_real():

@@ -15,6 +15,7 @@ corners for the corners puzzle), so each works on every puzzle.
 from __future__ import annotations
 
 import math
+from operator import add, itemgetter
 
 from heurist.domains.blokus.pieces import Cell
 from heurist.search import HeuristicRegistry
@@ -80,7 +81,7 @@ def cover(state, problem) -> float:
 # -- the admissible bound ------------------------------------------------------------------
 
 
-def _needs(state, problem, target_mask: int, guard_mask: int = 0) -> tuple[int, int] | None:
+def _needs(state, problem, target_mask: int, guard_mask: int = 0, settled=None) -> tuple[int, int] | None:
     """(cells, budget) every plan covering ``target_mask`` must provide, or None at a dead end.
 
     Every future piece lies in ``free``: squares that are neither own tiles
@@ -111,6 +112,11 @@ def _needs(state, problem, target_mask: int, guard_mask: int = 0) -> tuple[int, 
     From the start square the targets' bounding box's half-perimeter is a
     bound too.
 
+    Sharper still, :func:`_steiner_trees` gives both trees exactly on the
+    open board, for up to :data:`STEINER_TARGETS` targets; the larger of the
+    two bounds is kept. ``settled(cells, budget)``, when given and true for
+    the cheaper bounds alone, skips that step.
+
     ``guard_mask`` targets need not be covered but must stay coverable.
     """
     occupied = state[0]
@@ -123,7 +129,7 @@ def _needs(state, problem, target_mask: int, guard_mask: int = 0) -> tuple[int, 
     if not uncovered and not guarded:
         return 0, 0
     free = board.full & ~forbidden
-    reached = board.anchors(occupied, problem.start_bit) & free
+    reached = anchors = board.anchors(occupied, problem.start_bit) & free
     pending = uncovered | guarded
     steps = 1
     king_root: dict[int, int] = {}
@@ -159,8 +165,14 @@ def _needs(state, problem, target_mask: int, guard_mask: int = 0) -> tuple[int, 
         cols = [c for _, c in targets] + [sc]
         half_perimeter = max(rows) - min(rows) + max(cols) - min(cols)
     cells = _tree_bound(problem, 0, bits, [king_root[bit] for bit in bits], chebyshev=True)
-    budget = max(_tree_bound(problem, 1, bits, manhattan_root, chebyshev=False), half_perimeter) + extra
-    return cells, budget
+    budget = max(_tree_bound(problem, 1, bits, manhattan_root, chebyshev=False), half_perimeter)
+    if settled is not None and settled(cells, budget + extra):
+        return cells, budget + extra
+    exact = _steiner_trees(problem, target_mask, uncovered, anchors, occupied or problem.start_bit)
+    if exact is not None:
+        cells = max(cells, exact[0])
+        budget = max(budget, exact[1])
+    return cells, budget + extra
 
 
 def _tree_bound(problem, metric: int, bits: list[int], root: list[int], *, chebyshev: bool) -> int:
@@ -210,6 +222,163 @@ def _tree_bound(problem, metric: int, bits: list[int], root: list[int], *, cheby
 
 
 INFINITE = 1 << 30
+
+STEINER_TARGETS = 7
+STEINER_SQUARES = 900
+"""Exact Steiner-tree bounds (:func:`_steiner_trees`) for at most this many targets, on at most this many squares."""
+
+
+def _steiner_trees(problem, target_mask: int, uncovered: int, anchors: int, roots: int) -> tuple[int, int] | None:
+    """Exact Steiner-tree lengths joining the root to the uncovered targets: (king, Manhattan).
+
+    Both are lower bounds on the trees :func:`_needs` describes, computed
+    exactly on the whole board, with no square barred:
+
+    * king: the new squares of a plan, with a root adjacent to every anchor
+      square, are king-connected, so they hold a tree joining the root to
+      the targets with at most as many edges as new squares. Cut at the
+      root, it falls into subtrees, each hanging from one anchor a (edge
+      cost 1) and holding a group A of the targets, and such a subtree has
+      at least St(A + a) edges, the king-move Steiner tree of A and a on
+      the board (a tree within the free squares is one on the board). So
+      the cells are at least the cheapest partition of the targets into
+      groups, a group costing 1 + min over anchors a of St(A + a).
+    * Manhattan: the tree of unit steps joining the root (the placed tiles,
+      crossed for free, or the start square) to the targets falls likewise
+      into subtrees hanging from a placed tile o, each at least the
+      rectilinear Steiner tree St(A + o) of its targets and o.
+
+    St(A + v) for every subset A of the problem's targets and every square
+    v comes from one Dreyfus-Wagner pass per metric on the empty board,
+    once per problem (exact: on the board the shortest paths are the plain
+    king and Manhattan distances). A lower bound on each subtree makes the
+    sum a lower bound whatever the true partition, so the minimum over all
+    partitions is one too. Squares barred by the placed tiles are ignored,
+    which only lowers the trees; :func:`_needs` keeps the larger of these
+    and its own bounds, which do see them. None when the problem has too
+    many targets or squares for the tables.
+    """
+    tables = _steiner_tables(problem, target_mask)
+    if tables is None:
+        return None
+    king, manhattan, index_of, plans = tables
+    subset = 0
+    for bit, index in index_of.items():
+        if uncovered & bit:
+            subset |= 1 << index
+    anchor_squares = _squares(anchors)
+    root_squares = _squares(roots)
+    if not anchor_squares or not root_squares:
+        return None
+    by_group_king = (king[anchor_squares].min(axis=0) + 1).tolist()
+    by_group_king[0] = 0
+    by_group_manhattan = manhattan[root_squares].min(axis=0).tolist()
+    plan = plans.get(subset)
+    if plan is None:
+        plan = plans[subset] = _partition_plan(subset)
+    best_king = by_group_king[:]
+    best_manhattan = by_group_manhattan[:]
+    for group, firsts, seconds in plan:
+        best_king[group] = min(map(add, firsts(by_group_king), seconds(best_king)))
+        best_manhattan[group] = min(map(add, firsts(by_group_manhattan), seconds(best_manhattan)))
+    return best_king[subset], best_manhattan[subset]
+
+
+def _squares(mask: int) -> list[int]:
+    """Bit positions of a mask."""
+    squares = []
+    while mask:
+        low = mask & -mask
+        squares.append(low.bit_length() - 1)
+        mask ^= low
+    return squares
+
+
+def _partition_plan(subset: int) -> list:
+    """How to split every part S of ``subset`` with two or more targets, in increasing order.
+
+    Each entry is (S, getter of the first groups A, getter of the rests S - A)
+    over the splits where A holds S's lowest target and S - A is not empty
+    (A = S alone is the group's own value, the starting point).
+    """
+    plan = []
+    part = subset
+    parts = []
+    while part:
+        parts.append(part)
+        part = (part - 1) & subset
+    for group in sorted(parts):
+        low = group & -group
+        rest = group ^ low
+        if not rest:
+            continue
+        firsts, seconds = [], []
+        sub = (rest - 1) & rest
+        while True:
+            firsts.append(sub | low)
+            seconds.append(rest ^ sub)
+            if not sub:
+                break
+            sub = (sub - 1) & rest
+        # itemgetter of several indices returns a tuple; pad single splits to two
+        firsts.append(group)
+        seconds.append(0)
+        plan.append((group, itemgetter(*firsts), itemgetter(*seconds)))
+    return plan
+
+
+def _steiner_tables(problem, target_mask: int):
+    """St(A + v) for every subset A of the targets and square v, king and Manhattan (Dreyfus-Wagner)."""
+    cache = problem.__dict__.setdefault("_blokus_steiner", {})
+    if target_mask in cache:
+        return cache[target_mask]
+    import numpy as np
+
+    board = problem.board
+    bits = []
+    mask = target_mask
+    while mask:
+        low = mask & -mask
+        bits.append(low)
+        mask ^= low
+    if len(bits) > STEINER_TARGETS or board.rows * board.cols > STEINER_SQUARES:
+        cache[target_mask] = None
+        return None
+    rows, cols, stride = board.rows, board.cols, board.stride
+    grid_r, grid_c = np.divmod(np.arange(rows * cols), cols)
+    dr = np.abs(grid_r[:, None] - grid_r[None, :])
+    dc = np.abs(grid_c[:, None] - grid_c[None, :])
+    places = (grid_r * stride + grid_c)
+    cells = [board.cell_at(bit) for bit in bits]
+    count = len(bits)
+    result = []
+    for distance in (np.maximum(dr, dc), dr + dc):
+        table = np.zeros((1 << count, rows * cols), dtype=np.int64)
+        for i, (r, c) in enumerate(cells):
+            table[1 << i] = distance[r * cols + c]
+        for group in range(1, 1 << count):
+            if group & (group - 1) == 0:
+                continue
+            low = group & -group
+            rest = group ^ low
+            joined = None
+            sub = rest
+            while True:
+                a = sub | low
+                b = group ^ a
+                if b:
+                    both = table[a] + table[b]
+                    joined = both if joined is None else np.minimum(joined, both)
+                if not sub:
+                    break
+                sub = (sub - 1) & rest
+            table[group] = (joined[:, None] + distance).min(axis=0)
+        spread = np.full((rows * stride, 1 << count), INFINITE, dtype=np.int32)
+        spread[places] = table.T
+        result.append(spread)
+    index_of = {bit: i for i, bit in enumerate(bits)}
+    tables = cache[target_mask] = (result[0], result[1], index_of, {})
+    return tables
 
 
 def _orthogonal_distances(board, occupied: int, bits: list[int]) -> list[int]:
@@ -310,6 +479,10 @@ def reach(state, problem) -> float:
       covers a target, or it could be dropped) there are at most m - 1 of
       them, so at most the m - 1 largest gains s_i - 1 - diameter are added.
 
+    Both tree lengths are the larger of half a Held-Karp tour and, for up to
+    seven targets, the exact Steiner tree on the open board (see
+    :func:`_steiner_trees`).
+
     The heuristic is the smallest T for which subsets of the pieces in hand
     meet all four inequalities (each may be met by a different subset, which
     only weakens the bound), so it never exceeds the cost of a real plan. It
@@ -319,16 +492,31 @@ def reach(state, problem) -> float:
     For the fill puzzle (cost 1 per move, every piece must be used) it is the
     number of pieces in hand, which every plan must still place.
     """
+    return reach_below(state, problem, math.inf)
+
+
+def reach_below(state, problem, limit: float) -> float:
+    """``reach``, or a smaller admissible value that is already at least ``limit``.
+
+    The exact Steiner trees are the costly part of ``reach``: when the bound
+    without them reaches ``limit`` (a search about to prune the state), that
+    bound is returned.
+    """
     if problem.kind == "fill":
         return len(problem.sizes) - state[1].bit_count()
-    needs = _needs(state, problem, problem.target_mask, problem.protected_mask)
+    used = state[1]
+    targets = (problem.target_mask & ~state[0]).bit_count()
+
+    def settled(cells: int, budget: int) -> bool:
+        return cells == 0 or cheapest_pieces(problem, used, cells, budget, targets) >= limit
+
+    needs = _needs(state, problem, problem.target_mask, problem.protected_mask, settled if limit < math.inf else None)
     if needs is None:
         return math.inf
     cells, budget = needs
     if cells == 0:
         return 0
-    targets = (problem.target_mask & ~state[0]).bit_count()
-    return cheapest_pieces(problem, state[1], cells, budget, targets)
+    return cheapest_pieces(problem, used, cells, budget, targets)
 
 
 def target_bound(state, problem, target: Cell) -> float:
