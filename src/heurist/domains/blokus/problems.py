@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from heurist.domains.blokus.board import Board, Placement
-from heurist.domains.blokus.heuristics import reach, target_bound
+from heurist.domains.blokus.heuristics import reach, reach_below, target_bound
 from heurist.domains.blokus.pieces import Cell, PieceSet
 from heurist.errors import InputError
 from heurist.search import Limits, SearchResult, Statistics, Status, search
@@ -271,11 +271,12 @@ def mini_contest_search(
     """The course's ``MiniContestSearch``: an optimal cover, found within ``budget`` CPU seconds.
 
     1. A first plan from :func:`closest_location_search`, then a better one,
-       usually, from weighted A* (w = 1.6) on the :class:`TreeOrderCoverProblem`
+       usually, from weighted A* (w = 1.2) on the :class:`TreeOrderCoverProblem`
        (until a quarter of the budget).
     2. A* with the admissible ``reach`` heuristic on the same problem, pruning
        every state whose f = g + h reaches the best plan's cost (it cannot
-       lead to a cheaper plan), until 90% of the budget: if it finds a plan,
+       lead to a cheaper plan; ``reach_below`` skips the exact Steiner trees
+       when the cheaper bound already prunes), until 90% of the budget: if it finds a plan,
        that plan is optimal; if it runs out of states, the best plan is.
     3. Otherwise the best plan is returned, not proven optimal, with the
        largest f that A* took from its frontier as a lower bound on the
@@ -308,9 +309,10 @@ def mini_contest_search(
     tiles_at_start = problem.initial_state[0].bit_count()
 
     def pruning_reach(state, bounded) -> float:
-        value = reach(state, bounded)
+        g = state[0].bit_count() - tiles_at_start
+        value = reach_below(state, bounded, bound_to_beat - g)
         known_h[state] = value
-        if state[0].bit_count() - tiles_at_start + value >= bound_to_beat:
+        if g + value >= bound_to_beat:
             return math.inf
         return value
 
@@ -332,7 +334,7 @@ def mini_contest_search(
     return StrategyResult(best, expanded, False, searches, note)
 
 
-WEIGHT = 1.6
+WEIGHT = 1.2
 """Weight of the weighted A* that finds the mini-contest's first good plan."""
 
 
