@@ -386,7 +386,43 @@ def test_render_command_rejects_a_plan_for_another_start(tmp_path, capsys):
     status = main(["render", "klotski", str(KLOTSKI_CLASSIC), "--plan", str(solution), "--out", str(out)])
     error = capsys.readouterr().err
     assert status == 2
-    assert error.count("\n") == 1 and f"{solution}:1:" in error and "start board" in error
+    assert error.count("\n") == 1 and f"{solution}:1:" in error and "another instance" in error
+    assert not out.exists()
+
+
+def test_render_command_replays_a_blocksworld_trace(tmp_path, capsys):
+    assert main(["blocksworld", str(BLOCKS)]) == 0
+    trace = tmp_path / "trace.txt"
+    trace.write_text(capsys.readouterr().out)
+    out = tmp_path / "trace.html"
+    assert main(["render", "blocksworld", str(BLOCKS), "--plan", str(trace), "--out", str(out)]) == 0
+    frames = viewer_data(out)["frames"]
+    assert len(frames) == 7 and frames[-1]["goal"] is True  # probA06's optimal plan has 6 moves
+
+
+def blokus_arguments() -> list[str]:
+    pieces, size, start, targets = BLOKUS_COVER
+    return [pieces, "-s", *map(str, size), "-x", *map(str, start), "--targets", targets]
+
+
+def test_render_command_replays_a_blokus_move_list(tmp_path, capsys):
+    assert main(["solve", "blokus", *blokus_arguments()]) == 0
+    moves = tmp_path / "moves.txt"
+    moves.write_text(capsys.readouterr().out)
+    played = len(re.findall(r"^move \d+: piece", moves.read_text(), re.M))
+    out = tmp_path / "moves.gif"
+    assert main(["render", "blokus", *blokus_arguments(), "--plan", str(moves), "--out", str(out)]) == 0
+    assert played > 0 and Image.open(out).n_frames == played + 1
+
+
+def test_render_command_names_the_line_of_an_illegal_blokus_move(tmp_path, capsys):
+    moves = tmp_path / "moves.txt"
+    # The first piece must cover the start (3,3); this one does not.
+    moves.write_text("move 1: piece 1 (1 tiles) at (0,0)\n")
+    out = tmp_path / "moves.svg"
+    assert main(["render", "blokus", *blokus_arguments(), "--plan", str(moves), "--out", str(out)]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and f"{moves}:1: step 1 is not legal" in error
     assert not out.exists()
 
 

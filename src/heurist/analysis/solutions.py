@@ -302,3 +302,25 @@ READERS = {
     "blokus": read_blokus_moves,
 }
 """Solution readers by domain name; a domain should eventually offer its own ``read_solution``."""
+
+
+def read_plan(domain_name: str, problem: Any, path: str) -> list:
+    """The states of the plan in a solution file, from the instance's start; anything else is an input error.
+
+    For drawing a plan (``heurist render --plan``): unlike ``validate``, which
+    reports what is wrong with a solution, this accepts only a legal plan that
+    starts at the instance, and names the first line where that fails.
+    """
+    from heurist.errors import read_text
+
+    if domain_name not in READERS:
+        raise InputError(f"no solution reader for the {domain_name} domain", path)
+    solution = READERS[domain_name](read_text(path), problem, path)
+    if solution.unsolvable:
+        raise InputError("the solution claims there is none: there is no plan to draw", path, 1)
+    result = replay(problem, solution)
+    if not result.starts_at_instance:
+        raise InputError("the solution's first state is not the instance's start", path, solution.lines[0] if solution.lines else 1)
+    if not result.legal:
+        raise InputError(f"step {result.illegal_step} is not legal: {result.reason}", path, result.illegal_line)
+    return result.states

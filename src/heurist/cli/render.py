@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from heurist.analysis.domains import load_problem
+from heurist.analysis.solutions import read_plan
 from heurist.cli.common import (
     EXIT_BY_STATUS,
     EXIT_STATUS_HELP,
@@ -19,7 +21,6 @@ from heurist.cli.common import (
     run_search,
 )
 from heurist.domains import Domain, all_domains
-from heurist.errors import InputError, read_text
 from heurist.render import (
     FINAL_MILLISECONDS,
     FORMATS,
@@ -30,6 +31,13 @@ from heurist.render import (
 )
 
 ORDER = 40
+
+PLAN_FORMATS = {
+    "klotski": "a solution file in the course's output format (V1 digits or V2/V3 characters)",
+    "blocksworld": "a solution trace as 'heurist blocksworld' prints it, or states separated by >>>>>>>>>>",
+    "blokus": "a move list as 'heurist solve blokus' prints it ('piece N ... at (r,c) (r,c) ...' per line)",
+}
+"""What ``--plan`` reads, per domain: the formats ``heurist validate`` reads."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -45,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             help=f"draw a {domain.name} instance or plan",
             description=(
                 f"Draw a {domain.name} instance, "
-                + ("a plan read from a solution file, " if domain.name == "klotski" else "")
+                + "a plan read from a solution file (--plan), "
                 + "or the plan heurist finds (--solve)."
             ),
             formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -73,11 +81,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                 help="draw row 0 at the top (default: at the bottom, as the course's pictures do)",
             )
         plan = sub.add_mutually_exclusive_group()
-        if domain.name == "klotski":
-            plan.add_argument(
-                "--plan", metavar="SOLUTION",
-                help="a solution file in the course's output format (V1 digits or V2/V3 characters)",
-            )
+        plan.add_argument("--plan", metavar="SOLUTION", help=PLAN_FORMATS[domain.name])
         plan.add_argument("--solve", action="store_true", help="solve the instance first and draw the plan found")
         domain.add_arguments(sub)
         add_search_arguments(sub, domain.heuristics, domain.default_heuristic)
@@ -95,17 +99,22 @@ def _examples(name: str) -> str:
         "blocksworld": [
             "heurist render blocksworld data/blocksworld/probA06.bwp --out problem.svg",
             "heurist render blocksworld data/blocksworld/probB10.bwp --solve --out replay.html",
+            "heurist blocksworld data/blocksworld/probA06.bwp > trace.txt && "
+            "heurist render blocksworld data/blocksworld/probA06.bwp --plan trace.txt --out trace.gif",
         ],
         "blokus": [
             'heurist render blokus small_set.txt -s 10 10 -x 3 3 --targets "[(2,2), (5,5), (6,7)]" --out board.png',
             'heurist render blokus small_set.txt -s 10 10 -x 3 3 --targets "[(2,2), (5,5), (6,7)]" --solve --out cover.html',
+            'heurist render blokus small_set.txt -s 10 10 -x 3 3 --targets "[(2,2), (5,5), (6,7)]" --plan moves.txt '
+            "--out moves.gif",
         ],
     }.get(name, [])
     return "examples:\n" + "\n".join(f"  {line}" for line in lines) if lines else ""
 
 
 def render(domain: Domain, args: argparse.Namespace) -> int:
-    problem = domain.load(args.file, args)
+    # A plan read from a file is made of real states, so its replay needs the unreduced problem.
+    problem = load_problem(domain, args.file, args) if args.plan else domain.load(args.file, args)
     heuristics = getattr(problem, "heuristics", domain.heuristics)
     statistics = None
     optimal = args.optimal
@@ -126,8 +135,8 @@ def render(domain: Domain, args: argparse.Namespace) -> int:
             **result.statistics.as_dict(),
         }
         optimal = optimal or result.algorithm == "ucs"
-    elif getattr(args, "plan", None):
-        states = read_klotski_plan(problem, args.plan)
+    elif args.plan:
+        states = read_plan(domain.name, problem, args.plan)
         steps = replay_steps(problem, states, args.plan)
     else:
         states = [problem.initial_state]
@@ -154,20 +163,3 @@ def _milliseconds(text: str) -> int:
     if not 20 <= value <= 60_000:
         raise argparse.ArgumentTypeError("must be between 20 and 60000 milliseconds")
     return value
-
-
-def read_klotski_plan(problem, path: str) -> list[int]:
-    """The states of a Klotski solution file; it must start at the instance's start board."""
-    from heurist.domains.klotski.formats import V1, V2, parse_solution
-
-    text = read_text(path)
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    variant = V1 if first.startswith("Cost of the solution") else V2
-    states = parse_solution(text, problem.geometry, variant, str(path))
-    if states is None:
-        raise InputError("the solution says 'No solution': there is no plan to draw", path, 1)
-    if not states:
-        raise InputError("empty solution: expected the boards of a plan", path, 1)
-    if states[0] != problem.initial_state:
-        raise InputError("the first board of the solution is not the instance's start board", path, 1)
-    return states
