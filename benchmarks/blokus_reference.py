@@ -28,7 +28,7 @@ from heurist.search.limits import clock
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "data" / "blokus"
-HEURISTIC_NAMES = ["null", "cover", "reach"]  # "corners" is the same function as "cover"
+HEURISTIC_NAMES = ["null", "cover", "reach"]  # "corners" is another name of "cover"
 
 # (label, pieces, puzzle, size, start, targets, algorithm, legacy, heuristics)
 COMMANDS = [
