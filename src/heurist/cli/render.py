@@ -32,13 +32,6 @@ from heurist.render import (
 
 ORDER = 40
 
-PLAN_FORMATS = {
-    "klotski": "a solution file in the course's output format (V1 digits or V2/V3 characters)",
-    "blocksworld": "a solution trace as 'heurist blocksworld' prints it, or states separated by >>>>>>>>>>",
-    "blokus": "a move list as 'heurist solve blokus' prints it ('piece N ... at (r,c) (r,c) ...' per line)",
-}
-"""What ``--plan`` reads, per domain: the formats ``heurist validate`` reads."""
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -53,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             help=f"draw a {domain.name} instance or plan",
             description=(
                 f"Draw a {domain.name} instance, "
-                + "a plan read from a solution file (--plan), "
+                + ("a plan read from a solution file (--plan), " if domain.read_solution else "")
                 + "or the plan heurist finds (--solve)."
             ),
             formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -81,7 +74,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                 help="draw row 0 at the top (default: at the bottom, as the course's pictures do)",
             )
         plan = sub.add_mutually_exclusive_group()
-        plan.add_argument("--plan", metavar="SOLUTION", help=PLAN_FORMATS[domain.name])
+        if domain.read_solution is not None:
+            plan.add_argument("--plan", metavar="SOLUTION", help=f"a solution file: {domain.solution_format}")
         plan.add_argument("--solve", action="store_true", help="solve the instance first and draw the plan found")
         domain.add_arguments(sub)
         add_search_arguments(sub, domain.heuristics, domain.default_heuristic)
@@ -114,7 +108,8 @@ def _examples(name: str) -> str:
 
 def render(domain: Domain, args: argparse.Namespace) -> int:
     # A plan read from a file is made of real states, so its replay needs the unreduced problem.
-    problem = load_problem(domain, args.file, args) if args.plan else domain.load(args.file, args)
+    plan_file = getattr(args, "plan", None)
+    problem = load_problem(domain, args.file, args) if plan_file else domain.load(args.file, args)
     heuristics = getattr(problem, "heuristics", domain.heuristics)
     statistics = None
     optimal = args.optimal
@@ -135,9 +130,9 @@ def render(domain: Domain, args: argparse.Namespace) -> int:
             **result.statistics.as_dict(),
         }
         optimal = optimal or result.algorithm == "ucs"
-    elif args.plan:
-        states = read_plan(domain.name, problem, args.plan)
-        steps = replay_steps(problem, states, args.plan)
+    elif plan_file:
+        states = read_plan(domain, problem, plan_file)
+        steps = replay_steps(problem, states, plan_file)
     else:
         states = [problem.initial_state]
     heuristic = heuristics.resolve(args.heuristic) if output_format(args.out) == ".html" else None

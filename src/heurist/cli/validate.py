@@ -16,7 +16,7 @@ from typing import Any
 
 from heurist.analysis.checks import finite_or_none
 from heurist.analysis.domains import add_instance_arguments, load_problem
-from heurist.analysis.solutions import READERS, Replay, Solution, replay
+from heurist.analysis.solutions import Replay, Solution, replay
 from heurist.cli.common import EXIT_INPUT_ERROR, add_limit_arguments, limits_from
 from heurist.domains import Domain, all_domains
 from heurist.errors import read_text
@@ -33,15 +33,6 @@ EXIT_HELP = f"""exit status:
   {EXIT_INPUT_ERROR}  the instance or the solution cannot be read, is cut short, or is for another
      instance (one line on stderr gives the file and line)"""
 
-FORMATS = {
-    "klotski": "a CSC384 output file: V1 ('Cost of the solution: N' then digit boards), "
-    "V2/V3 (character boards separated by blank lines) or 'No solution'",
-    "blocksworld": "a CSCE 420 trace ('move k, pathcost=...', the stacks, '>>>>>>>>>>', ...) "
-    "or bare states separated by '>>>>>>>>>>'",
-    "blokus": "one move per line, 'piece N ... at (row,col) (row,col) ...', as 'heurist solve blokus' prints",
-}
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "validate",
@@ -50,12 +41,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     domains = parser.add_subparsers(dest="domain", metavar="DOMAIN", required=True)
     for domain in all_domains():
-        if domain.name not in READERS:
+        if domain.read_solution is None:
             continue
         sub = domains.add_parser(
             domain.name,
             help=domain.summary,
-            description=f"Validate a {domain.name} solution. SOLUTION is {FORMATS.get(domain.name, 'a solution file')}.",
+            description=f"Validate a {domain.name} solution. SOLUTION is {domain.solution_format}.",
             formatter_class=argparse.RawDescriptionHelpFormatter,
             epilog=_examples(domain.name) + EXIT_HELP,
         )
@@ -91,7 +82,7 @@ def _examples(name: str) -> str:
 
 def validate(domain: Domain, args: argparse.Namespace) -> int:
     problem = load_problem(domain, args.instance, args)
-    solution = READERS[domain.name](read_text(args.solution), problem, args.solution)
+    solution = domain.read_solution(read_text(args.solution), problem, args.solution)
     report: dict[str, Any] = {"domain": domain.name, "instance": args.instance, "solution": args.solution}
     optimum = None if args.no_optimality else _optimum(domain, problem, args)
     if optimum is not None:

@@ -35,6 +35,10 @@ class Domain:
       their values reach ``load`` in ``options``.
     * ``add_generate_arguments`` and ``generate(options)`` back
       ``heurist generate DOMAIN``; ``generate`` returns (file name, text) pairs.
+    * ``read_solution(text, problem, source)`` reads a solution file in the
+      domain's output format into a :class:`~heurist.analysis.solutions.Solution`
+      (for ``heurist validate`` and ``heurist render --plan``); ``solution_format``
+      says in a few words what it reads.
     """
 
     name: str
@@ -47,6 +51,8 @@ class Domain:
     add_arguments: Callable[[argparse.ArgumentParser], None] = _no_arguments
     add_generate_arguments: Callable[[argparse.ArgumentParser], None] | None = None
     generate: Callable[[argparse.Namespace], Iterable[tuple[str, str]]] | None = None
+    read_solution: Callable[[str, Any, str], Any] | None = None
+    solution_format: str = ""
     examples: list[str] = field(default_factory=list)
 
 

@@ -15,6 +15,7 @@ from heurist.domains.blocksworld.formats import load_bwp, parse_bwp, problem_to_
 from heurist.domains.blocksworld.generate import MIN_STACKS, random_instances
 from heurist.domains.blocksworld.heuristics import HEURISTICS
 from heurist.domains.blocksworld.model import BlocksWorld, Move, State, format_numbered_stacks
+from heurist.domains.blocksworld.solutions import SOLUTION_FORMAT, read_solution
 from heurist.errors import InputError
 
 DEFAULT_HEURISTIC = "deadlock"
@@ -58,6 +59,8 @@ DOMAIN = Domain(
     format_action=_format_action,
     add_generate_arguments=_add_generate_arguments,
     generate=_generate,
+    read_solution=read_solution,
+    solution_format=SOLUTION_FORMAT,
     examples=[
         "heurist solve blocksworld data/blocksworld/probB20.bwp",
         "heurist solve blocksworld data/blocksworld/probA11.bwp --heuristic prefix --algo idastar",

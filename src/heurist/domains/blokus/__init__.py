@@ -38,6 +38,7 @@ from heurist.domains.blokus.problems import (
     make_problem,
     mini_contest_search,
 )
+from heurist.domains.blokus.solutions import SOLUTION_FORMAT, read_solution
 from heurist.errors import InputError
 
 DEFAULT_BOARD_SIZE = (20, 20)
@@ -104,6 +105,8 @@ DOMAIN = Domain(
     add_arguments=add_arguments,
     add_generate_arguments=add_generate_arguments,
     generate=generate,
+    read_solution=read_solution,
+    solution_format=SOLUTION_FORMAT,
     examples=[
         "heurist solve blokus tiny_set.txt --puzzle fill --board-size 4 7 --algo dfs",
         "heurist solve blokus tiny_set_2.txt --puzzle corners --board-size 8 8",

@@ -18,6 +18,7 @@ from heurist.domains.klotski.formats import Puzzle, format_board, read_puzzle
 from heurist.domains.klotski.generate import generated_files
 from heurist.domains.klotski.heuristics import HEURISTICS
 from heurist.domains.klotski.problem import METRICS, KlotskiProblem
+from heurist.domains.klotski.solutions import SOLUTION_FORMAT, read_solution
 
 
 def load(path: str | Path, options: argparse.Namespace | None = None) -> KlotskiProblem:
@@ -92,6 +93,8 @@ DOMAIN = Domain(
     add_arguments=add_arguments,
     add_generate_arguments=add_generate_arguments,
     generate=generate,
+    read_solution=read_solution,
+    solution_format=SOLUTION_FORMAT,
     examples=[
         "heurist solve klotski data/hrd/w23_s24_char/testhrd_hard1.txt",
         "heurist solve klotski puzzle.txt --algo astar --heuristic manhattan --metric slide",
