@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 
 from heurist.analysis.checks import run_checks
-from heurist.analysis.klotski import NUMPY_METRICS, klotski_numpy_space
 from heurist.analysis.space import build_state_space
 from heurist.domains.klotski import HEURISTICS, load
+from heurist.domains.klotski.space import NUMPY_METRICS, klotski_numpy_space
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "hrd"
 PUZZLES = [

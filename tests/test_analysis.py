@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from heurist.analysis.checks import check_dominance, check_heuristic, evaluate, run_checks
 from heurist.analysis.domains import state_space
-from heurist.analysis.klotski import klotski_numpy_space
 from heurist.analysis.space import StateSpaceTooLarge, build_state_space, distances_to_goal, explore
 from heurist.cli.main import main
 from heurist.domains import get_domain
@@ -26,6 +25,7 @@ from heurist.domains.klotski import HEURISTICS, load
 from heurist.domains.klotski.board import Geometry
 from heurist.domains.klotski.formats import parse_board, parse_puzzle, read_puzzle
 from heurist.domains.klotski.problem import KlotskiProblem
+from heurist.domains.klotski.space import klotski_numpy_space
 from heurist.search import search
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -353,10 +353,10 @@ def test_boards_wider_than_two_words_fall_back_to_python():
 
 
 def test_random_layouts_of_a_chosen_piece_set_are_reproducible():
-    from heurist.analysis.domains import random_klotski_layouts
+    from heurist.domains.klotski.generate import random_layouts
 
-    first = random_klotski_layouts(3, 5, (1, 1, 0, 2))
-    assert first == random_klotski_layouts(3, 5, (1, 1, 0, 2)) != random_klotski_layouts(4, 5, (1, 1, 0, 2))
+    first = random_layouts(3, 5, (1, 1, 0, 2))
+    assert first == random_layouts(3, 5, (1, 1, 0, 2)) != random_layouts(4, 5, (1, 1, 0, 2))
     for _, text in first:
         puzzle = parse_puzzle(text)
         problem = KlotskiProblem(puzzle.geometry, puzzle.start)
@@ -388,11 +388,11 @@ def test_seed_003_overestimates_where_one_move_clears_two_blocked_steps(capsys):
     metric=st.sampled_from(["step", "slide", "path"]),
 )
 def test_numpy_layers_agree_with_python_on_random_boards(seed, rows, cols, vertical, horizontal, single, metric):
-    from heurist.analysis.domains import random_klotski_layouts
+    from heurist.domains.klotski.generate import random_layouts
     from heurist.errors import InputError
 
     try:
-        [(_, text)] = random_klotski_layouts(seed, 1, (1, vertical, horizontal, single), rows, cols)
+        [(_, text)] = random_layouts(seed, 1, (1, vertical, horizontal, single), rows, cols)
     except InputError:
         assume(False)
     puzzle = parse_puzzle(text)

@@ -82,6 +82,23 @@ def test_generate_is_reproducible(tmp_path):
         assert run("solve", "klotski", str(tmp_path / "a" / name), "-q").returncode == 0
 
 
+def test_generate_drops_a_chosen_piece_set_on_a_chosen_board(tmp_path):
+    from heurist.domains.klotski.formats import read_puzzle
+
+    out = tmp_path / "layouts"
+    arguments = ["generate", "klotski", "--pieces", "1,1,0,2", "--rows", "4", "--cols", "3", "--count", "3"]
+    assert main([*arguments, "--out", str(out)]) == 0
+    files = sorted(out.iterdir())
+    assert len(files) == 3
+    for path in files:
+        puzzle = read_puzzle(path)
+        assert (puzzle.geometry.height, puzzle.geometry.width) == (4, 3)
+        counts = [puzzle.geometry.shape_mask(puzzle.start, shape).bit_count() for shape in range(4)]
+        assert counts == [1, 1, 0, 2]
+    assert main([*arguments[:3], "0,1,0,2", "--out", str(tmp_path / "none")]) == 2  # no 2x2 piece: no exit goal
+    assert not (tmp_path / "none").exists()
+
+
 BAD_BOARDS = {
     "ragged": ("^11^\nv11v\n^<>^\nv22\n2..2\n", ":4: ragged board"),
     "unknown character": ("^11^\nv11v\n^<>^\nv2xv\n2..2\n", ":4: unknown character 'x'"),

@@ -120,7 +120,7 @@ def check(domain: Domain, args: argparse.Namespace) -> int:
     text = args.format == "text"
     for name, path in _instances(domain, args):
         problem = load_problem(domain, path, args)
-        entry: dict[str, Any] = {"instance": name, "rules": describe_problem(domain, problem)}
+        entry: dict[str, Any] = {"instance": name, "rules": describe_problem(problem)}
         try:
             space = state_space(domain, problem, args.max_states)
         except StateSpaceTooLarge as error:

@@ -39,6 +39,16 @@ class Domain:
       domain's output format into a :class:`~heurist.analysis.solutions.Solution`
       (for ``heurist validate`` and ``heurist render --plan``); ``solution_format``
       says in a few words what it reads.
+    * ``explore(problem, max_states)``, when the domain has a faster way than
+      the generic breadth-first :func:`~heurist.analysis.space.explore` to
+      enumerate the start's component (Klotski: numpy layers; Blokus: goals
+      are final, so none is expanded), returns it as a
+      :class:`~heurist.analysis.space.StateSpace` for ``heurist check``.
+    * ``small_generate_options``: generator options that keep state spaces
+      small enough to enumerate, put first by ``heurist check --generated``.
+    * ``search_only_options``: options (dest names) that change which states a
+      search visits but not the puzzle, such as Klotski's mirror reduction;
+      checks and replays switch them off to see every real state.
     """
 
     name: str
@@ -53,6 +63,9 @@ class Domain:
     generate: Callable[[argparse.Namespace], Iterable[tuple[str, str]]] | None = None
     read_solution: Callable[[str, Any, str], Any] | None = None
     solution_format: str = ""
+    explore: Callable[[Any, int], Any] | None = None
+    small_generate_options: tuple[str, ...] = ()
+    search_only_options: tuple[str, ...] = ()
     examples: list[str] = field(default_factory=list)
 
 

@@ -60,6 +60,7 @@ DOMAIN = Domain(
     add_generate_arguments=_add_generate_arguments,
     generate=_generate,
     read_solution=read_solution,
+    small_generate_options=("--stacks", "3", "--blocks", "5"),
     solution_format=SOLUTION_FORMAT,
     examples=[
         "heurist solve blocksworld data/blocksworld/probB20.bwp",

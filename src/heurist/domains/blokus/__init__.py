@@ -94,6 +94,14 @@ def format_action(problem: BlokusProblem, action: Placement) -> str:
     return repr(action)
 
 
+def explore(problem: BlokusProblem, max_states: int):
+    """The start's component for exact distances; placements only add tiles, so goals are final and
+    are not expanded."""
+    from heurist.analysis.space import explore as explore_breadth_first
+
+    return explore_breadth_first(problem, max_states, expand_goals=False)
+
+
 DOMAIN = Domain(
     name="blokus",
     summary="Blokus puzzles (fill, corners, cover) from the HUJI Intro to AI search exercise",
@@ -106,6 +114,8 @@ DOMAIN = Domain(
     add_generate_arguments=add_generate_arguments,
     generate=generate,
     read_solution=read_solution,
+    explore=explore,
+    small_generate_options=("--pieces", "tiny_set_2.txt", "--board-size", "5", "5"),
     solution_format=SOLUTION_FORMAT,
     examples=[
         "heurist solve blokus tiny_set.txt --puzzle fill --board-size 4 7 --algo dfs",

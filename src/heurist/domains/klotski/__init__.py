@@ -4,7 +4,9 @@
 * :mod:`.formats` -- the CSC384 V1/V2/V3 file formats;
 * :mod:`.problem` -- :class:`KlotskiProblem` (goal and move metric);
 * :mod:`.heuristics` -- the registered heuristics;
-* :mod:`.generate` -- random solvable layouts.
+* :mod:`.generate` -- random layouts (solvable random walks, or any piece set);
+* :mod:`.solutions` -- the course's output files read back;
+* :mod:`.space` -- whole state spaces with numpy, a breadth-first layer at a time.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pathlib import Path
 from heurist.domains import Domain
 from heurist.domains.klotski.board import DIRECTION_NAME, DIRECTIONS, SHAPE_NAME, Geometry
 from heurist.domains.klotski.formats import Puzzle, format_board, read_puzzle
-from heurist.domains.klotski.generate import generated_files
+from heurist.domains.klotski.generate import generated_files, piece_counts, random_layouts
 from heurist.domains.klotski.heuristics import HEURISTICS
 from heurist.domains.klotski.problem import METRICS, KlotskiProblem
 from heurist.domains.klotski.solutions import SOLUTION_FORMAT, read_solution
@@ -76,10 +78,26 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--steps", type=int, default=500, help="length of the random walk from a goal layout (default: 500)"
     )
+    parser.add_argument(
+        "--pieces", type=piece_counts, metavar="B,V,H,S",
+        help="instead of random walks (always solvable) from the classic goal, drop this many 2x2, vertical, "
+        "horizontal and 1x1 pieces at random on a ROWSxCOLS board (solvable or not), e.g. 1,1,0,2",
+    )
+    parser.add_argument("--rows", type=int, default=5, help="with --pieces: board rows (default: 5)")
+    parser.add_argument("--cols", type=int, default=4, help="with --pieces: board columns (default: 4)")
 
 
 def generate(options: argparse.Namespace):
+    if getattr(options, "pieces", None):
+        return random_layouts(options.seed, options.count, options.pieces, options.rows, options.cols)
     return generated_files(options.seed, options.count, options.steps)
+
+
+def explore(problem: KlotskiProblem, max_states: int):
+    """The start's component a breadth-first layer at a time with numpy (see :mod:`.space`)."""
+    from heurist.domains.klotski.space import klotski_state_space
+
+    return klotski_state_space(problem, max_states)
 
 
 DOMAIN = Domain(
@@ -94,6 +112,9 @@ DOMAIN = Domain(
     add_generate_arguments=add_generate_arguments,
     generate=generate,
     read_solution=read_solution,
+    explore=explore,
+    small_generate_options=("--steps", "200"),
+    search_only_options=("symmetry",),
     solution_format=SOLUTION_FORMAT,
     examples=[
         "heurist solve klotski data/hrd/w23_s24_char/testhrd_hard1.txt",

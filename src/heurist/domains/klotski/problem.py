@@ -98,6 +98,10 @@ class KlotskiProblem:
                 raise ValueError("the plan does not follow legal moves")
         return actions, real
 
+    def describe(self) -> str:
+        """The rule that changes the distances: the move metric."""
+        return f"{self.metric} metric"
+
     def with_metric(self, metric: str) -> KlotskiProblem:
         return KlotskiProblem(
             self.geometry, self.start, self.goal_state, metric, self.name, self.symmetry
