@@ -205,3 +205,24 @@ def test_same_input_same_plan_and_statistics():
     assert first.states == second.states
     assert first.statistics.expansions == second.statistics.expansions
     assert first.statistics.generated == second.statistics.generated
+
+
+def test_registry_answers_to_aliases_and_lists_them_in_help():
+    from heurist.search import HeuristicRegistry
+
+    registry = HeuristicRegistry("test")
+
+    @registry.register("cover", aliases=("corners", "course_cover"))
+    def cover(state, problem):
+        return 0
+
+    @registry.register("null")
+    def null(state, problem):
+        return 0
+
+    assert registry.names() == ["cover", "null"]
+    assert registry["corners"] is registry["course_cover"] is cover
+    assert registry.aliases("cover") == ["corners", "course_cover"] and registry.aliases("null") == []
+    assert registry.help_names() == "cover (corners, course_cover), null"
+    with pytest.raises(ValueError):
+        registry.register("corners")(null)

@@ -40,7 +40,7 @@ def add_search_arguments(
         default="astar",
         help="search algorithm (default: %(default)s)",
     )
-    names = ", ".join(heuristics.names())
+    names = heuristics.help_names()
     group.add_argument(
         "--heuristic",
         "-H",

@@ -49,6 +49,16 @@ class HeuristicRegistry:
     def names(self) -> list[str]:
         return list(self._by_name)
 
+    def aliases(self, name: str) -> list[str]:
+        """The other names ``name`` answers to (course names such as ``H1`` or ``blokus_cover_heuristic``)."""
+        return [alias for alias, target in self._aliases.items() if target == name]
+
+    def help_names(self) -> str:
+        """Every name with its aliases, for help texts: ``null (zero), cover (corners), reach``."""
+        return ", ".join(
+            f"{name} ({', '.join(self.aliases(name))})" if self.aliases(name) else name for name in self._by_name
+        )
+
     def __contains__(self, name: str) -> bool:
         return name in self._by_name or name in self._aliases
 
