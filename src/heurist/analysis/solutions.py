@@ -2,8 +2,8 @@
 
 Each domain reads its own solution files (its ``read_solution`` hook, in
 ``heurist.domains.<name>.solutions``) into a :class:`Solution`; :func:`replay`
-checks it against the problem, and :func:`read_plan` turns a file into the
-states of a legal plan. Files that cannot be read, are cut short or belong to another
+checks it against the problem, and :func:`read_plan` turns a file into a
+legal plan's replay (states, actions and step costs). Files that cannot be read, are cut short or belong to another
 instance raise :class:`~heurist.errors.InputError` with the line number.
 """
 
@@ -50,6 +50,8 @@ class Replay:
     ends_at_goal: bool = False
     cost: float = 0.0
     states: list = field(default_factory=list)
+    actions: list = field(default_factory=list)
+    step_costs: list = field(default_factory=list)
 
 
 def replay(problem: Any, solution: Solution) -> Replay:
@@ -65,11 +67,14 @@ def replay(problem: Any, solution: Solution) -> Replay:
             state = claimed[0]
             result.states = [state]
         for number, after in enumerate(claimed[1:], start=1):
-            costs = [cost for _, child, cost in problem.successors(state) if child == after]
-            if not costs:
+            steps = [(cost, action) for action, child, cost in problem.successors(state) if child == after]
+            if not steps:
                 _illegal(result, solution, number, state, after, "not one legal move")
                 return result
-            result.cost += min(costs)
+            cost, action = min(steps, key=lambda step: step[0])
+            result.cost += cost
+            result.actions.append(action)
+            result.step_costs.append(cost)
             state = after
             result.states.append(state)
     else:
@@ -81,6 +86,8 @@ def replay(problem: Any, solution: Solution) -> Replay:
                 return result
             state, cost = found[0]
             result.cost += cost
+            result.actions.append(move)
+            result.step_costs.append(cost)
             result.states.append(state)
     result.ends_at_goal = bool(problem.is_goal(state))
     return result
@@ -94,8 +101,8 @@ def _illegal(result: Replay, solution: Solution, number: int, before: Any, after
     result.before, result.after, result.reason = before, after, reason
 
 
-def read_plan(domain: Any, problem: Any, path: str) -> list:
-    """The states of the plan in a solution file, from the instance's start; anything else is an input error.
+def read_plan(domain: Any, problem: Any, path: str) -> Replay:
+    """The plan in a solution file, replayed from the instance's start; anything else is an input error.
 
     For drawing a plan (``heurist render --plan``): unlike ``validate``, which
     reports what is wrong with a solution, this accepts only a legal plan that
@@ -112,4 +119,4 @@ def read_plan(domain: Any, problem: Any, path: str) -> list:
         raise InputError("the solution's first state is not the instance's start", path, first_line)
     if not result.legal:
         raise InputError(f"step {result.illegal_step} is not legal: {result.reason}", path, result.illegal_line)
-    return result.states
+    return result

@@ -27,7 +27,6 @@ from heurist.render import (
     MOVE_MILLISECONDS,
     output_format,
     render_plan,
-    replay_steps,
 )
 
 ORDER = 40
@@ -131,8 +130,8 @@ def render(domain: Domain, args: argparse.Namespace) -> int:
         }
         optimal = optimal or result.algorithm == "ucs"
     elif plan_file:
-        states = read_plan(domain, problem, plan_file)
-        steps = replay_steps(problem, states, plan_file)
+        replayed = read_plan(domain, problem, plan_file)
+        states, steps = replayed.states, list(zip(replayed.actions, replayed.step_costs))
     else:
         states = [problem.initial_state]
     heuristic = heuristics.resolve(args.heuristic) if output_format(args.out) == ".html" else None
