@@ -6,6 +6,8 @@ import math
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from heurist.analysis.space import exact_distances
 from heurist.domains.klotski import HEURISTICS, load, problem_from_puzzle
@@ -15,12 +17,14 @@ from heurist.domains.klotski.formats import (
     V3,
     format_board,
     format_solution,
+    parse_board,
     parse_puzzle,
     parse_solution,
     read_puzzle,
 )
-from heurist.domains.klotski.generate import random_walk_layouts
+from heurist.domains.klotski.generate import random_layouts, random_walk_layouts
 from heurist.domains.klotski.problem import KlotskiProblem
+from heurist.errors import InputError
 from heurist.search import Status, search
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "hrd"
@@ -243,6 +247,24 @@ def test_mirror_is_an_involution_that_preserves_legality():
     assert mirrored != state and geometry.mirror(mirrored) == state
     assert format_board(geometry, mirrored).splitlines()[0] == "22<>"  # first row "<>22" mirrored
     assert len(geometry.step_successors(mirrored)) == len(geometry.step_successors(state))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    cols=st.integers(2, 6),
+    rows=st.integers(2, 6),
+    counts=st.tuples(st.integers(1, 2), st.integers(0, 3), st.integers(0, 3), st.integers(0, 4)),
+)
+def test_canonical_step_moves_are_the_step_moves_folded_by_the_mirror(seed, cols, rows, counts):
+    try:
+        layouts = random_layouts(seed, 1, counts, rows=rows, cols=cols)
+    except InputError:
+        return  # the pieces do not fit on this board
+    geometry, state = parse_board(layouts[0][1].splitlines(), "chars")
+    mirror = geometry.mirror
+    expected = [(action, min(child, mirror(child)), cost) for action, child, cost in geometry.step_successors(state)]
+    assert geometry.canonical_step_successors(state) == expected
 
 
 @pytest.mark.parametrize("name", ["w23_s24_char/testhrd_hard1.txt", "f22_numeric/lucas_input3.txt"])

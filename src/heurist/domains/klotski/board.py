@@ -40,6 +40,15 @@ def iter_bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+def _shifted(expression: str, shift: int) -> str:
+    """Source text for ``expression`` shifted ``shift`` bits up (down when negative)."""
+    if shift > 0:
+        return f"{expression} << {shift}"
+    if shift < 0:
+        return f"{expression} >> {-shift}"
+    return expression
+
+
 @dataclass(frozen=True)
 class Geometry:
     """Precomputed tables for one board size. Create one per size and share it."""
@@ -176,12 +185,40 @@ class Geometry:
         exec(compile(self._step_successors_source(), f"<klotski step moves {self.width}x{self.height}>", "exec"), namespace)
         return namespace["step_successors"]
 
-    def _step_successors_source(self) -> str:
+    @cached_property
+    def canonical_step_successors(self) -> Callable[[int], list[tuple[Action, int, int]]]:
+        """:attr:`step_successors` with each child replaced by the smaller of it and its mirror image.
+
+        For searching over mirror-symmetry representatives. The mirror image
+        is a permutation of the state's bits, so the child's image is the
+        parent's image with the moved piece's mirrored bits flipped: one
+        mirror per expansion instead of one per child. The actions are the
+        real moves from ``state``.
+        """
+        namespace: dict = {"MIRRORED_ANCHOR": self.mirrored_anchors}
+        source = self._step_successors_source(canonical=True)
+        exec(compile(source, f"<klotski canonical step moves {self.width}x{self.height}>", "exec"), namespace)
+        return namespace["canonical_step_successors"]
+
+    @cached_property
+    def mirrored_anchors(self) -> tuple[tuple[int, ...], ...]:
+        """Per shape, anchor cell -> the anchor of the same piece mirrored left to right."""
+        tables = []
+        for shape in SHAPES:
+            cols = SHAPE_SIZE[shape][1]
+            table = []
+            for cell in range(self.cells):
+                r, c = self.row_col(cell)
+                table.append(self.index(r, self.width - cols - c) if c <= self.width - cols else -1)
+            tables.append(tuple(table))
+        return tuple(tables)
+
+    def _step_successors_source(self, canonical: bool = False) -> str:
         n, w = self.cells, self.width
         offsets = sorted({o for rule in self.step_rules for o in rule[3]})
         names = {o: f"e{i}" for i, o in enumerate(offsets)}
         lines = [
-            "def step_successors(state):",
+            f"def {'canonical_' if canonical else ''}step_successors(state):",
             f"    big = state & {self.full}",
             f"    vertical = (state >> {n}) & {self.full}",
             f"    horizontal = (state >> {2 * n}) & {self.full}",
@@ -191,11 +228,14 @@ class Geometry:
         ]
         for o in offsets:
             lines.append(f"    {names[o]} = empty {'>>' if o >= 0 else '<<'} {abs(o)}")
+        if canonical:
+            lines.append(self._mirror_source("state", "image").rstrip("\n"))
+            lines.append("    mirrored_anchor = MIRRORED_ANCHOR")
         lines.append("    moves = []")
         shape_names = ("big", "vertical", "horizontal", "single")
         for shape, delta, movable, leading, direction in self.step_rules:
             free = " & ".join(names[o] for o in leading)
-            moved = f"low << {delta}" if delta > 0 else f"low >> {-delta}"
+            moved = _shifted("low", delta)
             lines += [
                 f"    # {SHAPE_NAME[shape]} {DIRECTION_NAME[direction]}",
                 f"    anchors = {shape_names[shape]} & {movable} & {free}",
@@ -203,8 +243,19 @@ class Geometry:
                 "        low = anchors & -anchors",
                 "        anchors ^= low",
                 "        source = low.bit_length() - 1",
-                f"        moves.append((({shape}, source, source + {delta}), "
-                f"state ^ ((low | {moved}) << {shape * n}), 1))",
+            ]
+            action = f"({shape}, source, source {'+' if delta > 0 else '-'} {abs(delta)})"
+            child = f"state ^ {_shifted(f'(low | {moved})', shape * n)}"
+            if not canonical:
+                lines.append(f"        moves.append(({action}, {child}, 1))")
+                continue
+            mirrored_delta = -delta if direction in (LEFT, RIGHT) else delta
+            mirrored_piece = f"(mirrored | {_shifted('mirrored', mirrored_delta)})"
+            lines += [
+                f"        child = {child}",
+                f"        mirrored = 1 << mirrored_anchor[{shape}][source]",
+                f"        mirrored = image ^ {_shifted(mirrored_piece, shape * n)}",
+                f"        moves.append(({action}, mirrored if mirrored < child else child, 1))",
             ]
         lines.append("    return moves")
         return "\n".join(lines) + "\n"
@@ -219,28 +270,22 @@ class Geometry:
         ``width - 1 - c`` mirrors the cells, and anchors of two-wide pieces
         then move one column back (their anchor is their left cell).
         """
+        source = "def mirror(state):\n" + self._mirror_source("state", "image") + "    return image\n"
+        namespace: dict = {}
+        exec(compile(source, f"<klotski mirror {self.width}x{self.height}>", "exec"), namespace)
+        return namespace["mirror"]
+
+    def _mirror_source(self, name: str, result: str) -> str:
+        """Python statements setting ``result`` to the mirror image of the state in ``name``."""
         w, n = self.width, self.cells
         rows = 4 * self.height
         columns = [sum(1 << (r * w + c) for r in range(rows)) for c in range(w)]
         wide = (self.full << (BIG * n)) | (self.full << (HORIZONTAL * n))
         narrow = ((1 << (4 * n)) - 1) ^ wide
-        terms = []
-        for c, mask in enumerate(columns):
-            shift = w - 1 - 2 * c
-            if shift > 0:
-                terms.append(f"(state & {mask}) << {shift}")
-            elif shift < 0:
-                terms.append(f"(state & {mask}) >> {-shift}")
-            else:
-                terms.append(f"(state & {mask})")
-        source = (
-            "def mirror(state):\n"
-            f"    flipped = {' | '.join(terms)}\n"
-            f"    return (flipped & {narrow}) | ((flipped & {wide}) >> 1)\n"
+        flipped = " | ".join(
+            _shifted(f"({name} & {mask})", w - 1 - 2 * c) for c, mask in enumerate(columns)
         )
-        namespace: dict = {}
-        exec(compile(source, f"<klotski mirror {w}x{self.height}>", "exec"), namespace)
-        return namespace["mirror"]
+        return f"    flipped = {flipped}\n    {result} = (flipped & {narrow}) | ((flipped & {wide}) >> 1)\n"
 
     # ----- longer moves ------------------------------------------------------------------
     @cached_property

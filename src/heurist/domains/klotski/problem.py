@@ -61,7 +61,10 @@ class KlotskiProblem:
         self.symmetry = symmetry and self._goal_is_its_own_mirror_image()
         if self.symmetry:
             self.initial_state = self.canonical(start)
-            self.successors = self._canonical_successors
+            if metric == "step":
+                self.successors = geometry.canonical_step_successors
+            else:
+                self.successors = self._canonical_successors
 
     def _goal_is_its_own_mirror_image(self) -> bool:
         if self.goal_state is None:
