@@ -446,6 +446,47 @@ def test_render_command_solves_and_draws_every_domain(tmp_path, capsys):
     assert viewer_data(tmp_path / "classic.html")["frames"][-1]["goal"] is True
 
 
+def test_course_front_ends_draw_their_plans_with_render(tmp_path, capsys):
+    bwp = DATA / "blocksworld" / "probA06.bwp"
+    gif = tmp_path / "stacks.gif"
+    assert main(["blocksworld", str(bwp), "-H", "H1", "--render", str(gif)]) == 0
+    planlen = int(re.search(r"planlen (\d+)", capsys.readouterr().out).group(1))
+    assert Image.open(gif).n_frames == planlen + 1
+
+    pieces, size, start, targets = BLOKUS_COVER
+    course = ["blokus", "-p", pieces, "-f", "astar", "-s", *map(str, size), "-H", "blokus_cover_heuristic",
+              "-z", "cover", "-x", *map(str, start), targets]
+    png = tmp_path / "board.png"
+    assert main([*course, "--render", str(png)]) == 0
+    assert "Expanded nodes:" in capsys.readouterr().out
+    picture = Image.open(png).convert("RGB")
+    assert len(picture.getcolors(maxcolors=1 << 16)) > 3  # the pieces, the board, the targets: not blank
+    flipped = tmp_path / "flipped.png"
+    assert main([*course, "--render", str(flipped), "--flip"]) == 0
+    assert Image.open(flipped).convert("RGB").tobytes() != picture.tobytes()
+
+    page = tmp_path / "sub.html"
+    sub_optimal = ["blokus", "-p", "valid_pieces.txt", "-s", "10", "10", "-z", "sub-optimal", "-x", "7", "7",
+                   "[(5,5),", "(8,8),", "(4,9)]", "--render", str(page)]
+    assert main(sub_optimal) == 0
+    frames = viewer_data(page)["frames"]
+    assert frames[-1]["goal"] and frames[-1]["cost"] == 9
+
+    hrd_out, picture = tmp_path / "out.txt", tmp_path / "hrd.svg"
+    assert main(["hrd", "--algo", "astar", "--inputfile", str(KLOTSKI_CLASSIC), "--outputfile", str(hrd_out),
+                 "--render", str(picture)]) == 0
+    assert hrd_out.exists() and picture.stat().st_size > 1000
+
+
+@pytest.mark.parametrize("command", [["blocksworld", str(BLOCKS)], ["blokus", "-p", "tiny_set.txt", "-s", "4", "7", "-z", "fill"]])
+def test_course_front_ends_reject_an_unknown_picture_format_before_searching(tmp_path, capsys, command):
+    out = tmp_path / "plan.bmp"
+    assert main([*command, "--render", str(out)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "cannot tell the picture format" in captured.err
+    assert not out.exists()
+
+
 def test_render_command_without_a_plan_draws_the_start(tmp_path):
     out = tmp_path / "start.svg"
     assert main(["render", "klotski", str(KLOTSKI_CLASSIC), "--out", str(out)]) == 0

@@ -21,7 +21,14 @@ from __future__ import annotations
 
 import argparse
 
-from heurist.cli.common import EXIT_BY_STATUS, EXIT_STATUS_HELP, _positive_int
+from heurist.cli.common import (
+    EXIT_BY_STATUS,
+    EXIT_STATUS_HELP,
+    _positive_int,
+    add_render_arguments,
+    check_render_target,
+    render_result,
+)
 from heurist.domains.blocksworld import DEFAULT_HEURISTIC, load_bwp
 from heurist.domains.blocksworld.formats import SEPARATOR
 from heurist.domains.blocksworld.heuristics import HEURISTICS
@@ -41,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "Solve a .bwp problem with A* and print the solution path and the statistics line "
             "exactly as the Texas A&M CSCE 420 Blocksworld assignment does."
         ),
-        usage=f"%(prog)s FILE [-H {names}|...] [-MAX_ITERS N]",
+        usage=f"%(prog)s FILE [-H {names}|...] [-MAX_ITERS N] [--render FILE]",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         allow_abbrev=False,
         epilog=_heuristic_help() + "\n\n" + EXIT_STATUS_HELP.replace(
@@ -65,6 +72,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help="give up after N iterations (goal tests) (default: %(default)s)",
     )
+    add_render_arguments(parser)
     parser.set_defaults(handler=run)
 
 
@@ -85,9 +93,11 @@ def resolve_heuristic(name: str) -> Heuristic:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_render_target(args)
     problem = load_bwp(args.file)
     heuristic = resolve_heuristic(args.heuristic)
     result = search(problem, "astar", heuristic, limits=Limits(max_expansions=args.max_iters))
+    render_result("blocksworld", problem, result, args, title=f"blocksworld: {args.file}", heuristic=heuristic)
     print(course_transcript(problem, result, heuristic, args.file))
     return EXIT_BY_STATUS[result.status]
 

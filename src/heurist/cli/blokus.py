@@ -19,7 +19,10 @@ from heurist.cli.common import (
     EXIT_BY_STATUS,
     EXIT_STATUS_HELP,
     add_limit_arguments,
+    add_render_arguments,
+    check_render_target,
     limits_from,
+    render_result,
 )
 from heurist.domains.blokus import HEURISTICS, load_pieces, make_problem
 from heurist.domains.blokus.pieces import parse_targets
@@ -97,6 +100,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     heurist.add_argument("--quiet", "-q", action="store_true", help="print only the 'Expanded nodes' line")
     heurist.add_argument("--moves", action="store_true", help="also list the moves of the solution")
+    add_render_arguments(heurist, flip=True)
     add_limit_arguments(parser)
     parser.set_defaults(handler=run)
 
@@ -125,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"{puzzle} puzzles require at least one point to cover", "targets")
     if args.time_budget <= 0:
         raise InputError("must be positive", "--time-budget")
+    check_render_target(args)
     pieces = load_pieces(args.pieces)
     problem = make_problem(
         puzzle, pieces, tuple(args.board_size), tuple(args.start_point), targets, legacy=args.legacy_board
@@ -137,6 +142,15 @@ def run(args: argparse.Namespace) -> int:
     else:
         result = search(problem, args.search_function, heuristic, limits=limits)
         outcome = StrategyResult(result, problem.expanded, False, [result])
+    render_result(
+        "blokus",
+        problem,
+        outcome.result,
+        args,
+        title=f"blokus: {args.pieces}, {args.board_size[0]}x{args.board_size[1]} {puzzle}",
+        heuristic=heuristic if args.heuristic else None,
+        optimal=outcome.proven_optimal or (puzzle in ("fill", "corners", "cover") and args.search_function == "ucs"),
+    )
     print(report(problem, outcome, quiet=args.quiet, moves=args.moves))
     return EXIT_BY_STATUS[outcome.result.status]
 

@@ -117,3 +117,56 @@ def _positive_float(text: str) -> float:
     if value <= 0:
         raise argparse.ArgumentTypeError("must be positive")
     return value
+
+
+RENDER_HELP = (
+    "also draw the plan (or the start, when unsolved); the format follows the extension: "
+    ".svg or .png (the final state), .gif (one frame per move), .html (a viewer)"
+)
+
+
+def add_render_arguments(parser: argparse.ArgumentParser | Any, *, flip: bool = False) -> None:
+    """``--render FILE`` (and, for boards drawn row 0 at the bottom, ``--flip``)."""
+    parser.add_argument("--render", metavar="FILE", help=RENDER_HELP)
+    if flip:
+        parser.add_argument(
+            "--flip", action="store_true",
+            help="with --render: draw row 0 at the top (default: at the bottom, as the course's pictures do)",
+        )
+
+
+def check_render_target(args: argparse.Namespace) -> None:
+    """Reject an unknown picture extension before any search runs or anything is written."""
+    if getattr(args, "render", None):
+        from heurist.render import output_format  # imported here: only pictures need it
+
+        output_format(args.render)
+
+
+def render_result(
+    domain_name: str,
+    problem: Any,
+    result: SearchResult,
+    args: argparse.Namespace,
+    *,
+    title: str,
+    heuristic: Any = None,
+    optimal: bool = False,
+) -> None:
+    """Draw ``result``'s plan (the start when unsolved) to ``args.render``, if it was asked for."""
+    if not getattr(args, "render", None):
+        return
+    from heurist.render import render_plan  # imported here: Pillow is only needed for pictures
+
+    states = result.states if result.solved else [getattr(problem, "start", problem.initial_state)]
+    render_plan(
+        domain_name,
+        problem,
+        states,
+        result.statistics,
+        args.render,
+        heuristic=heuristic,
+        optimal=optimal and result.solved,
+        flip=getattr(args, "flip", False),
+        title=title,
+    )

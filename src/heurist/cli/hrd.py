@@ -19,8 +19,11 @@ from heurist.cli.common import (
     EXIT_LIMIT,
     EXIT_STATUS_HELP,
     add_limit_arguments,
+    add_render_arguments,
+    check_render_target,
     format_statistics,
     limits_from,
+    render_result,
 )
 from heurist.domains.klotski import HEURISTICS, problem_from_puzzle
 from heurist.domains.klotski.formats import format_solution, read_puzzle
@@ -63,11 +66,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="search one of each pair of mirror-image boards when the goal allows (default: on)",
     )
     parser.add_argument("--verbose", "-v", action="store_true", help="print the statistics to stderr")
-    parser.add_argument(
-        "--render",
-        metavar="FILE",
-        help="also draw the (last) plan: .svg, .png, .gif or .html, from the extension",
-    )
+    add_render_arguments(parser)
     add_limit_arguments(parser)
     parser.set_defaults(handler=run)
 
@@ -84,10 +83,7 @@ def run(args: argparse.Namespace) -> int:
             raise InputError("the arguments --algo, --inputfile and --outputfile are required", "hrd")
         source = args.inputfile
         jobs = [(args.algo, args.outputfile)]
-    if args.render:
-        from heurist.render import output_format
-
-        output_format(args.render)  # a bad extension is reported before anything is written
+    check_render_target(args)
     puzzle = read_puzzle(source)
     heuristic = HEURISTICS.resolve(args.heuristic)
     outputs = []
@@ -108,10 +104,7 @@ def run(args: argparse.Namespace) -> int:
         drawn = (problem, result)
     for destination, text in outputs:
         write_atomically(destination, text)
-    if args.render and outputs:
-        from heurist.render import render_plan  # Pillow is only needed for pictures
-
+    if outputs:
         problem, result = drawn
-        render_plan("klotski", problem, result.states if result.solved else [puzzle.start],
-                    result.statistics, args.render, title=f"hrd: {source}")
+        render_result("klotski", problem, result, args, title=f"hrd: {source}")
     return status

@@ -7,13 +7,15 @@ import argparse
 from heurist.cli.common import (
     EXIT_BY_STATUS,
     EXIT_STATUS_HELP,
+    add_render_arguments,
     add_search_arguments,
+    check_render_target,
     format_statistics,
+    render_result,
     result_as_json,
     run_search,
 )
 from heurist.domains import Domain, all_domains
-from heurist.search import SearchResult
 
 ORDER = 10
 
@@ -46,25 +48,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "--format", choices=["text", "json"], default="text", help="output format (default: text)"
         )
         sub.add_argument("--quiet", "-q", action="store_true", help="print the statistics only")
-        sub.add_argument(
-            "--render",
-            metavar="FILE",
-            help="also draw the plan (or the start, when unsolved); the format follows the "
-            "extension: .svg or .png (the final state), .gif (one frame per move), .html (a viewer)",
-        )
+        add_render_arguments(sub, flip=domain.name == "blokus")
         sub.set_defaults(handler=lambda args, domain=domain: solve(domain, args))
 
 
 def solve(domain: Domain, args: argparse.Namespace) -> int:
-    if args.render:
-        from heurist.render import output_format
-
-        output_format(args.render)  # a bad extension is reported before searching
+    check_render_target(args)
     problem = domain.load(args.file, args)
     heuristics = getattr(problem, "heuristics", domain.heuristics)
     result = run_search(problem, args, heuristics)
-    if args.render:
-        render(domain, problem, result, args, heuristics)
+    render_result(
+        domain.name,
+        problem,
+        result,
+        args,
+        title=f"{domain.name}: {args.file}",
+        heuristic=heuristics.resolve(args.heuristic),
+        optimal=args.algo == "ucs",
+    )
     if args.format == "json":
         plan = [
             {"step": i + 1, "action": domain.format_action(problem, action)}
@@ -85,19 +86,3 @@ def solve(domain: Domain, args: argparse.Namespace) -> int:
     print(format_statistics(result))
     return EXIT_BY_STATUS[result.status]
 
-
-def render(domain: Domain, problem, result: SearchResult, args: argparse.Namespace, heuristics) -> None:
-    """Draw the plan (or the start state) to ``args.render``, as ``heurist render`` would."""
-    from heurist.render import render_plan  # imported here: Pillow is only needed for pictures
-
-    states = result.states if result.solved else [getattr(problem, "start", problem.initial_state)]
-    render_plan(
-        domain.name,
-        problem,
-        states,
-        result.statistics,
-        args.render,
-        heuristic=heuristics.resolve(args.heuristic),
-        optimal=result.solved and args.algo in ("bfs", "ucs"),
-        title=f"{domain.name}: {args.file}",
-    )
