@@ -63,7 +63,7 @@ def solve(domain: Domain, args: argparse.Namespace) -> int:
         result,
         args,
         title=f"{domain.name}: {args.file}",
-        heuristic=heuristics.resolve(args.heuristic),
+        heuristic=heuristics.resolve(args.heuristic) if args.render else None,
         optimal=args.algo == "ucs",
     )
     if args.format == "json":
