@@ -45,3 +45,13 @@ def test_a_course_front_end_does_not_import_the_other_subcommands():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT).stdout
     assert out.splitlines()[-1] == "['heurist.cli.blocksworld', 'heurist.cli.common', 'heurist.cli.main']"
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_subcommand_help_shows_examples(command, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main([command, "--help"])
+    assert stop.value.code == 0
+    out = capsys.readouterr().out
+    assert "example" in out
+    assert f"heurist {command} " in out  # a command line to copy

@@ -38,6 +38,12 @@ from heurist.search import Heuristic, Limits, SearchResult, search
 ORDER = 30
 DEFAULT_MAX_ITERS = 100_000
 
+EXAMPLES = """examples (the assignment's command lines):
+  heurist blocksworld data/blocksworld/probA03.bwp -H H0
+  heurist blocksworld data/blocksworld/probB20.bwp -H H1 -MAX_ITERS 1000000
+  heurist blocksworld data/blocksworld/probB20.bwp -H deadlock --render plan.html
+"""
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     names = "|".join(["H0", "H1", "H6", "prefix", "deadlock"])
@@ -51,7 +57,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         usage=f"%(prog)s FILE [-H {names}|...] [-MAX_ITERS N] [--render FILE]",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         allow_abbrev=False,
-        epilog=_heuristic_help() + "\n\n" + EXIT_STATUS_HELP.replace(
+        epilog=EXAMPLES + "\n" + _heuristic_help() + "\n\n" + EXIT_STATUS_HELP.replace(
             "--max-expansions, --time-limit, --memory-limit", "-MAX_ITERS"
         ),
     )

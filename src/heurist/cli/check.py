@@ -24,7 +24,7 @@ from heurist.analysis.domains import (
     state_space,
 )
 from heurist.analysis.space import DEFAULT_MAX_STATES, StateSpaceTooLarge
-from heurist.cli.common import EXIT_INPUT_ERROR, EXIT_LIMIT, _positive_int
+from heurist.cli.common import EXIT_INPUT_ERROR, EXIT_LIMIT, _positive_int, domain_examples_epilog
 from heurist.domains import Domain, all_domains
 from heurist.errors import InputError
 
@@ -45,6 +45,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "check",
         help="verify a heuristic's admissibility, consistency and dominance against exact distances",
         description="Compute exact goal distances over every reachable state and check a heuristic against them.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=domain_examples_epilog("check", (_examples(domain) for domain in all_domains())),
     )
     domains = parser.add_subparsers(dest="domain", metavar="DOMAIN", required=True)
     for domain in all_domains():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from heurist.errors import InputError
@@ -117,6 +118,18 @@ def _positive_float(text: str) -> float:
     if value <= 0:
         raise argparse.ArgumentTypeError("must be positive")
     return value
+
+
+def domain_examples_epilog(command: str, blocks: Iterable[str]) -> str:
+    """A command's help epilog: the first of each domain's examples, and where the others are.
+
+    ``blocks`` are the per-domain ``examples:`` texts of the command's domain subparsers.
+    """
+    firsts = [block.splitlines()[1] for block in blocks if block.count("\n") >= 1]
+    return (
+        "examples:\n" + "\n".join(firsts)
+        + f"\n\n'heurist {command} DOMAIN --help' lists the domain's options, with more examples."
+    )
 
 
 RENDER_HELP = (

@@ -40,6 +40,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "export",
         help="write an instance in another format (PDDL)",
         description="Write an instance in another tool's format.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="example:\n  heurist export pddl data/blocksworld/probB20.bwp --out pddl/",
     )
     formats = parser.add_subparsers(dest="format", metavar="FORMAT", required=True)
     exporters = pddl_exporters()

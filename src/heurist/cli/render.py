@@ -17,6 +17,7 @@ from heurist.cli.common import (
     EXIT_BY_STATUS,
     EXIT_STATUS_HELP,
     add_search_arguments,
+    domain_examples_epilog,
     format_statistics,
     run_search,
 )
@@ -37,6 +38,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "render",
         help="draw an instance or a plan as SVG, PNG, an animated GIF or an HTML viewer",
         description=__doc__.split("\n\n", 1)[1].replace("``", "'"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=domain_examples_epilog("render", (_examples(domain.name) for domain in all_domains())),
     )
     domains = parser.add_subparsers(dest="domain", metavar="DOMAIN", required=True)
     for domain in all_domains():

@@ -17,7 +17,12 @@ from typing import Any
 from heurist.analysis.checks import finite_or_none
 from heurist.analysis.domains import add_instance_arguments, load_problem
 from heurist.analysis.solutions import Replay, Solution, replay
-from heurist.cli.common import EXIT_INPUT_ERROR, add_limit_arguments, limits_from
+from heurist.cli.common import (
+    EXIT_INPUT_ERROR,
+    add_limit_arguments,
+    domain_examples_epilog,
+    limits_from,
+)
 from heurist.domains import Domain, all_domains
 from heurist.errors import read_text
 from heurist.search import Status, search
@@ -38,6 +43,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "validate",
         help="replay a solution file: legal, starts and ends right, its cost, and whether it is optimal",
         description="Replay a solution in the course's output format and judge it.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=domain_examples_epilog("validate", (_examples(domain.name) for domain in all_domains() if domain.read_solution is not None)),
     )
     domains = parser.add_subparsers(dest="domain", metavar="DOMAIN", required=True)
     for domain in all_domains():
