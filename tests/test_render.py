@@ -478,6 +478,23 @@ def test_course_front_ends_draw_their_plans_with_render(tmp_path, capsys):
     assert hrd_out.exists() and picture.stat().st_size > 1000
 
 
+def test_front_ends_draw_the_start_when_no_plan_is_found(tmp_path, capsys):
+    pieces, size, start, targets = BLOKUS_COVER
+    out = tmp_path / "unsolved.svg"
+    command = ["blokus", "-p", pieces, "-f", "astar", "-s", *map(str, size), "-z", "cover",
+               "-x", *map(str, start), targets, "--max-expansions", "1", "--render", str(out)]
+    assert main(command) == 3
+    root = ElementTree.parse(out).getroot()
+    assert not classes(root, "rect", "tile")  # the empty board: nothing placed yet
+    assert len(classes(root, "rect", "start")) == 1 and len(classes(root, "circle", "target")) == 3
+
+    classic = DATA / "hrd" / "w23_s24_char" / "testhrd_hard1.txt"
+    picture = tmp_path / "classic.svg"
+    assert main(["solve", "klotski", str(classic), "--max-expansions", "1", "-q", "--render", str(picture)]) == 3
+    big = classes(ElementTree.parse(picture).getroot(), "rect", "big")
+    assert len(big) == 1
+
+
 @pytest.mark.parametrize("command", [["blocksworld", str(BLOCKS)], ["blokus", "-p", "tiny_set.txt", "-s", "4", "7", "-z", "fill"]])
 def test_course_front_ends_reject_an_unknown_picture_format_before_searching(tmp_path, capsys, command):
     out = tmp_path / "plan.bmp"

@@ -171,7 +171,11 @@ def render_result(
         return
     from heurist.render import render_plan  # imported here: Pillow is only needed for pictures
 
-    states = result.states if result.solved else [getattr(problem, "start", problem.initial_state)]
+    if result.solved:
+        states = result.states
+    else:  # the start, as a real state even when the search ran over symmetry representatives
+        unfold = getattr(problem, "unfold_plan", None)
+        states = unfold([problem.initial_state])[1] if unfold else [problem.initial_state]
     render_plan(
         domain_name,
         problem,
