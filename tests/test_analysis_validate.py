@@ -162,6 +162,19 @@ def test_blokus_move_list_from_solve_is_valid_and_optimal(tmp_path, capsys):
     assert code == 0 and report["optimal"] and report["cost"] == report["stated_cost"] == 7
 
 
+def test_blokus_course_front_end_output_with_moves_validates(tmp_path, capsys):
+    course = ["blokus", "-p", "small_set.txt", "-f", "ucs", "-s", "6", "6", "-z", "cover", "-x", "3", "3",
+              "[(2,2), (5,5), (1,4)]", "--moves"]
+    assert main(course) == 0
+    printed = capsys.readouterr().out
+    assert printed.splitlines()[-1].startswith("Expanded nodes: ")
+    solution = tmp_path / "course.txt"
+    solution.write_text(printed)
+    instance, options = BLOKUS[0], BLOKUS[1:]
+    code, report = validate("blokus", instance, str(solution), *options, capsys=capsys)
+    assert code == 0 and report["optimal"] and report["cost"] == 7
+
+
 def test_blokus_illegal_and_unknown_moves(tmp_path, capsys):
     solution = tmp_path / "moves.txt"
     instance, options = BLOKUS[0], BLOKUS[1:]

@@ -1,8 +1,10 @@
 """Blokus solution files read back: a move list.
 
 One placement per line, ``piece N ... at (r,c) (r,c) ...``, as ``heurist
-solve blokus`` prints it; its boards, ``start:`` line and statistics are
-skipped, and ``cost: N`` is read as the stated cost. :func:`read_solution` is
+solve blokus`` and ``heurist blokus --moves`` print it; the boards, the
+``start:`` line, the statistics, the course's ``Expanded nodes: N, score: S``
+line and the mini-contest's note are skipped, and ``cost: N`` is read as the
+stated cost. :func:`read_solution` is
 the domain's ``read_solution`` hook, used by ``heurist validate`` and
 ``heurist render --plan``.
 """
@@ -22,6 +24,8 @@ _PLACEMENT = re.compile(r"piece\s+(\d+)\b.*?\bat\s+((?:\(\s*\d+\s*,\s*\d+\s*\)\s
 _CELL = re.compile(r"\(\s*(\d+)\s*,\s*(\d+)\s*\)")
 _BOARD_ROW = re.compile(r"^[.#xXs ]+$")
 _STATISTIC = re.compile(r"^[a-z_]+: ")
+_COURSE_LINE = re.compile(r"^Expanded nodes: \d+, score: \d+$")
+_CONTEST_NOTE = re.compile(r"^(plan from |A\* did not finish )")
 
 
 def read_solution(text: str, problem: Any, source: str) -> Solution:
@@ -39,8 +43,10 @@ def read_solution(text: str, problem: Any, source: str) -> Solution:
             except ValueError:
                 raise InputError("expected 'cost: N'", source, number) from None
             continue
-        if line.startswith("status: no solution") or line == "No solution":
+        if line.startswith(("status: no solution", "no solution: ")) or line == "No solution":
             return Solution(source, "blokus", unsolvable=True)
+        if _COURSE_LINE.match(line) or _CONTEST_NOTE.match(line):
+            continue
         match = _PLACEMENT.search(line)
         if match is None:
             if _STATISTIC.match(line):
