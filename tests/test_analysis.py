@@ -333,15 +333,18 @@ def test_cli_bad_input_exits_two(arguments, message, capsys):
     assert message in capsys.readouterr().err
 
 
-def test_a_failing_user_heuristic_is_bad_input_not_a_crash(tmp_path, capsys):
+@pytest.mark.parametrize("command", ["check", "solve"])
+def test_a_failing_user_heuristic_is_bad_input_not_a_crash(tmp_path, capsys, command):
     student = tmp_path / "broken.py"
+    instance = str(HRD / "f22_numeric/hrd_input0.txt")
     student.write_text("def h(state, problem):\n    return None\n")
-    assert main(["check", "klotski", str(HRD / "f22_numeric/hrd_input0.txt"), "-H", f"{student}:h"]) == 2
+    assert main([command, "klotski", instance, "-H", f"{student}:h"]) == 2
     err = capsys.readouterr().err
-    assert err == "heurist: --heuristic: h returned None, not a number\n"
-    student.write_text("def h(state, problem):\n    return 1 // 0\n")
-    assert main(["check", "klotski", str(HRD / "f22_numeric/hrd_input0.txt"), "-H", f"{student}:h"]) == 2
-    assert capsys.readouterr().err.startswith("heurist: --heuristic: h failed: ZeroDivisionError")
+    assert err == f"heurist: {student}: the heuristic 'h' returned None, not a number\n"
+    student.write_text("import math\n\ndef h(state, problem):\n    return math.floor(1 / 0)\n")
+    assert main([command, "klotski", instance, "-H", f"{student}:h"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"heurist: {student}:4: the heuristic 'h' raised ZeroDivisionError: division by zero\n"
 
 
 def test_boards_wider_than_two_words_fall_back_to_python():

@@ -116,7 +116,9 @@ def evaluate(heuristic: Heuristic, space: StateSpace) -> np.ndarray:
         values = np.fromiter(
             (heuristic(state, problem) for state in space.states), dtype=np.float64, count=space.size
         )
-    except Exception as error:  # a user's function failed, or returned something that is not a number
+    except InputError:  # a user heuristic's failure, already reported with its file and line
+        raise
+    except Exception as error:  # a built-in heuristic failed, or returned something that is not a number
         raise InputError(f"{name} failed: {type(error).__name__}: {error}", "--heuristic") from None
     if np.isnan(values).any():
         bad = space.states[int(np.flatnonzero(np.isnan(values))[0])]

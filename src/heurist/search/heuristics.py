@@ -14,10 +14,15 @@ and users name one of their own as ``path/to/file.py:function`` or
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import importlib
 import importlib.util
 import inspect
+import numbers
 import sys
+import traceback
+import types
 from collections.abc import Callable
 from pathlib import Path
 
@@ -115,7 +120,46 @@ def load_user_heuristic(spec: str) -> Heuristic:
     function = getattr(module, name, None)
     if not callable(function):
         raise InputError(f"no function named {name!r}", target)
-    return function
+    return _reporting_failures(function, getattr(module, "__file__", None) or target)
+
+
+def _reporting_failures(function: Heuristic, source: str) -> Heuristic:
+    """``function`` with its failures turned into input errors that name the user's line.
+
+    A heuristic someone wrote (a student's, say) may raise or return something
+    that is not a number; the search would then stop with a traceback from
+    deep inside heurist. Instead the command line reports one line, the file
+    and line of the user's code that failed. Attributes such as a
+    ``prepare`` hook are kept.
+    """
+    name = getattr(function, "__name__", "heuristic")
+
+    @functools.wraps(function)
+    def heuristic(state, problem):
+        try:
+            value = function(state, problem)
+        except Exception as error:
+            raise InputError(
+                f"the heuristic {name!r} raised {type(error).__name__}: {error}",
+                source,
+                _line_in(error.__traceback__, source),
+            ) from None
+        if not isinstance(value, numbers.Real):
+            raise InputError(f"the heuristic {name!r} returned {value!r}, not a number", source)
+        return value
+
+    return heuristic
+
+
+def _line_in(trace: types.TracebackType | None, source: str) -> int | None:
+    """The line of ``source`` nearest to where the exception was raised, if the traceback passes through it."""
+    wanted = Path(source).resolve()
+    line = None
+    for frame, lineno in traceback.walk_tb(trace):
+        with contextlib.suppress(OSError):
+            if Path(frame.f_code.co_filename).resolve() == wanted:
+                line = lineno
+    return line
 
 
 def prepare_heuristic(heuristic: Heuristic, problem: object) -> float:
