@@ -90,6 +90,31 @@ def test_grid_uses_each_domains_heuristics_once_and_uninformed_algorithms_once()
         build_grid(instances, ["astar"], ["pdb"])
 
 
+def test_heuristics_of_your_own_run_beside_the_built_in_ones(tmp_path):
+    mine = tmp_path / "mine.py"
+    mine.write_text(  # a move changes two stacks: half the stacks off their goal (rounded up) is admissible
+        "def misplaced(state, problem):\n    return (sum(a != b for a, b in zip(state, problem.goal_state)) + 1) // 2\n"
+        "def broken(state, problem):\n    return 1 / 0\n"
+    )
+    data = small_data(tmp_path)
+    instances = suite_instances("bw-tamu", data)
+    names = ["deadlock", f"{mine}:misplaced", f"{mine}:broken"]
+    tasks = build_grid(instances, ["astar"], names)
+    assert [task.config.name for task in tasks[:3]] == [f"astar-{name}" for name in names]
+    rows = run_grid(tasks, Settings(), tmp_path / "out", jobs=2)
+    by_config = {(row["problem"], row["heuristic"]): row for row in rows}
+    for problem in ("probA03.bwp", "probA04.bwp"):
+        assert by_config[problem, f"{mine}:misplaced"]["status"] == "solved"
+        assert by_config[problem, f"{mine}:misplaced"]["cost"] == by_config[problem, "deadlock"]["cost"]
+        failed = by_config[problem, f"{mine}:broken"]
+        assert failed["status"] == "crashed" and f"{mine}:4: the heuristic 'broken' raised ZeroDivisionError" in failed["error"]
+    with pytest.raises(InputError, match="no such heuristic file"):
+        build_grid(instances, ["astar"], [f"{tmp_path / 'missing.py'}:h"])
+    two_domains = instances + suite_instances("hrd-v2", DATA)[:1]
+    with pytest.raises(InputError, match="suites of one domain"):
+        build_grid(two_domains, ["astar"], [f"{mine}:misplaced"])
+
+
 def test_tiny_grid_end_to_end_writes_csv_json_markdown_and_plots(tmp_path, capsys):
     out = tmp_path / "out"
     status = main([

@@ -23,9 +23,15 @@ from heurist.errors import InputError
 RUNS_FILE = "runs.jsonl"
 
 
+def is_user_heuristic(name: str) -> bool:
+    """``path/to/file.py:function`` or ``package.module:function``: a heuristic of the user's own."""
+    return ":" in name
+
+
 def heuristic_names(domain: str, requested: list[str] | None) -> list[str]:
     """The heuristics of ``domain`` to run: all built-in ones (``None`` or ``["all"]``), ``default``,
-    or the requested names this domain knows (aliases resolved); the same function is run once.
+    or the requested names this domain knows (aliases resolved), and the user's own
+    (``file.py:function``); the same built-in function is run once.
     """
     registry = get_domain(domain).heuristics
     if requested is None or requested == ["all"]:
@@ -35,12 +41,18 @@ def heuristic_names(domain: str, requested: list[str] | None) -> list[str]:
         for name in requested:
             if name == "default":
                 names.append(get_domain(domain).default_heuristic)
+            elif is_user_heuristic(name):
+                names.append(name)
             elif name in registry:
                 names.append(next(known for known in registry.names() if registry[known] is registry[name]))
     unique: list[str] = []
     for name in names:
-        if all(registry[name] is not registry[seen] for seen in unique):
-            unique.append(name)
+        if name in unique:
+            continue
+        built_in = not is_user_heuristic(name)
+        if built_in and any(not is_user_heuristic(seen) and registry[seen] is registry[name] for seen in unique):
+            continue
+        unique.append(name)
     return unique
 
 
@@ -61,7 +73,16 @@ def build_grid(
     if heuristics not in (None, ["all"]):
         domains = {instance.domain for instance in instances}
         for name in heuristics:
-            if name != "default" and not any(name in get_domain(domain).heuristics for domain in domains):
+            if is_user_heuristic(name):
+                if len(domains) != 1:
+                    raise InputError(
+                        f"a heuristic of your own ({name}) runs on the suites of one domain; "
+                        f"these are of {', '.join(sorted(domains)) or 'none'}",
+                        "--heuristics",
+                    )
+                (only,) = domains
+                get_domain(only).heuristics.resolve(name)  # a bad file is reported before any run
+            elif name != "default" and not any(name in get_domain(domain).heuristics for domain in domains):
                 raise InputError(
                     f"no benchmarked domain ({', '.join(sorted(domains))}) has a heuristic {name!r}", "--heuristics"
                 )

@@ -125,7 +125,7 @@ def search_row(task: Task, settings: Settings) -> dict[str, Any]:
     domain = get_domain(instance.domain)
     problem = domain.load(instance.path, instance.options())
     registry = getattr(problem, "heuristics", domain.heuristics)
-    heuristic = zero_heuristic if config.heuristic == "-" else registry[config.heuristic]
+    heuristic = zero_heuristic if config.heuristic == "-" else registry.resolve(config.heuristic)
     result = search(problem, config.algorithm, heuristic, weight=config.weight, limits=settings.limits())
     row = empty_row(task, settings)
     summary = result.summary()

@@ -17,6 +17,7 @@ ORDER = 40
 EXAMPLES = """examples:
   heurist bench --list
   heurist bench bw-tamu --heuristics deadlock,h1 --time-limit 10
+  heurist bench hrd-v2 hrd-v3 --heuristics manhattan,my_heuristics.py:h
   heurist bench hrd-v2 hrd-v3 --algorithms astar,greedy --out results/hrd
   heurist bench bw-tamu --planners fd-lmcut,fd-blind,pyperplan-lmcut
   heurist bench --generated blocksworld:20:1:"--blocks 8 --stacks 4" --heuristics all
@@ -63,8 +64,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--heuristics", "-H", type=_names, default=["all"], metavar="LIST",
-        help="comma-separated heuristic names, 'default' (each domain's default) or 'all' (default: all "
-        "built-in heuristics of each domain)",
+        help="comma-separated heuristic names, 'default' (each domain's default), 'all' (default: all "
+        "built-in heuristics of each domain), or your own as FILE.py:FUNCTION (suites of one domain only)",
     )
     parser.add_argument("--weight", "-w", type=float, default=2.0, help="wastar's weight (default: 2)")
     parser.add_argument(
