@@ -143,12 +143,12 @@ def _needs(state, problem, target_mask: int, guard_mask: int = 0, settled=None) 
     if not uncovered:
         return 0, 0
     bits = sorted(king_root)
-    targets = [board.cell_at(bit) for bit in bits]
     if occupied:
         manhattan_root = _orthogonal_distances(board, occupied, bits)
         extra = 0
         half_perimeter = 0
     else:
+        targets = [board.cell_at(bit) for bit in bits]
         sr, sc = problem.start
         manhattan_root = [abs(r - sr) + abs(c - sc) for r, c in targets]
         extra = 2
