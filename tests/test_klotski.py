@@ -174,6 +174,14 @@ def test_crlf_and_trailing_blank_lines_are_tolerated():
     assert parse_puzzle(text).start == read_puzzle(CLASSIC).start
 
 
+def test_trailing_spaces_are_ignored_but_leading_ones_are_an_error():
+    text = "^11^ \nv11v\t\n^<>^\nv22v  \r\n2..2\n \n"
+    assert parse_puzzle(text).start == read_puzzle(CLASSIC).start
+    with pytest.raises(InputError, match="spaces before the row") as error:
+        parse_puzzle("^11^\n v11v\n^<>^\nv22v\n2..2\n", "shifted.txt")
+    assert str(error.value).startswith("shifted.txt:2: ")
+
+
 def test_boards_of_other_sizes():
     puzzle = parse_puzzle("11^2.\n11v.2\n<>2..\n")
     assert (puzzle.geometry.width, puzzle.geometry.height) == (5, 3)

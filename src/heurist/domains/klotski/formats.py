@@ -85,14 +85,14 @@ def _blocks(text: str, source: str) -> list[list[_Row]]:
     blocks: list[list[_Row]] = []
     current: list[_Row] = []
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.rstrip("\r")
-        if line.strip() == "":
+        line = raw.rstrip()  # trailing spaces, tabs and CR are invisible in an editor: ignored
+        if line == "":
             if current:
                 blocks.append(current)
                 current = []
             continue
-        if line != line.strip():
-            raise InputError("unexpected spaces around the row", source, number)
+        if line != line.lstrip():
+            raise InputError("unexpected spaces before the row (they would shift its cells)", source, number)
         current.append(_Row(line, number))
     if current:
         blocks.append(current)
