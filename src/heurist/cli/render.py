@@ -115,7 +115,7 @@ def render(domain: Domain, args: argparse.Namespace) -> int:
     heuristics = getattr(problem, "heuristics", domain.heuristics)
     statistics = None
     optimal = args.optimal
-    steps = None
+    actions = step_costs = None  # recovered from the problem's moves unless a replay gives them
     if args.solve:
         result = run_search(problem, args, heuristics)
         if not result.solved:
@@ -134,7 +134,7 @@ def render(domain: Domain, args: argparse.Namespace) -> int:
         optimal = optimal or result.algorithm == "ucs"
     elif plan_file:
         replayed = read_plan(domain, problem, plan_file)
-        states, steps = replayed.states, list(zip(replayed.actions, replayed.step_costs))
+        states, actions, step_costs = replayed.states, replayed.actions, replayed.step_costs
     else:
         states = [problem.initial_state]
     heuristic = heuristics.resolve(args.heuristic) if output_format(args.out) == ".html" else None
@@ -144,8 +144,8 @@ def render(domain: Domain, args: argparse.Namespace) -> int:
         states,
         statistics,
         args.out,
-        actions=None if steps is None else [action for action, _ in steps],
-        step_costs=None if steps is None else [cost for _, cost in steps],
+        actions=actions,
+        step_costs=step_costs,
         heuristic=heuristic,
         optimal=optimal and len(states) > 1,
         flip=getattr(args, "flip", False),
