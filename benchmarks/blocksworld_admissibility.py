@@ -19,11 +19,11 @@ import random
 import string
 import sys
 
-from heurist.analysis.space import exact_distances
 from heurist.domains.blocksworld import BlocksWorld
 from heurist.domains.blocksworld.generate import random_state
 from heurist.domains.blocksworld.heuristics import HEURISTICS
 from heurist.domains.blocksworld.model import all_states
+from heurist.search.space import exact_distances
 
 
 def main() -> None:

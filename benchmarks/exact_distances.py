@@ -3,7 +3,7 @@
 For each puzzle, builds the start's whole component with its edges and the
 exact goal distance of every state, with the numpy layer-at-a-time builder
 (``heurist.analysis.klotski``) and with the plain-Python builder
-(``heurist.analysis.space.explore``), and then runs the complete check of
+(``heurist.search.space.explore``), and then runs the complete check of
 Manhattan distance (evaluate h on every state, every test on every edge).
 Each figure is the best of ``--repeat`` runs, wall-clock, so that other
 work on a shared machine disturbs it less.
@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 
 from heurist.analysis.checks import run_checks
-from heurist.analysis.space import build_state_space
 from heurist.domains.klotski import HEURISTICS, load
 from heurist.domains.klotski.space import NUMPY_METRICS, klotski_numpy_space
+from heurist.search.space import build_state_space
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "hrd"
 PUZZLES = [

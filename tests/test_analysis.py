@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from heurist.analysis.checks import check_dominance, check_heuristic, evaluate, run_checks
 from heurist.analysis.domains import state_space
-from heurist.analysis.space import StateSpaceTooLarge, build_state_space, distances_to_goal, explore
 from heurist.cli.main import main
 from heurist.domains import get_domain
 from heurist.domains.blocksworld import load_bwp
@@ -27,6 +26,7 @@ from heurist.domains.klotski.formats import parse_board, parse_puzzle, read_puzz
 from heurist.domains.klotski.problem import KlotskiProblem
 from heurist.domains.klotski.space import klotski_numpy_space
 from heurist.search import search
+from heurist.search.space import StateSpaceTooLarge, build_state_space, distances_to_goal, explore
 
 ROOT = Path(__file__).resolve().parents[1]
 HRD = ROOT / "data" / "hrd"

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from heurist.analysis.space import exact_distances
 from heurist.domains.blocksworld import DOMAIN, BlocksWorld, Move, parse_bwp, problem_to_bwp
 from heurist.domains.blocksworld.formats import format_bwp, load_bwp
 from heurist.domains.blocksworld.generate import random_instances, random_state
@@ -17,6 +16,7 @@ from heurist.domains.blocksworld.heuristics import HEURISTICS
 from heurist.domains.blocksworld.model import all_states
 from heurist.errors import InputError
 from heurist.search import Limits, Status, search
+from heurist.search.space import exact_distances
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "blocksworld"
 

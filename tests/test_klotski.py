@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from heurist.analysis.space import exact_distances
 from heurist.domains.klotski import HEURISTICS, load, problem_from_puzzle
 from heurist.domains.klotski.formats import (
     V1,
@@ -26,6 +25,7 @@ from heurist.domains.klotski.generate import random_layouts, random_walk_layouts
 from heurist.domains.klotski.problem import KlotskiProblem
 from heurist.errors import InputError
 from heurist.search import Status, search
+from heurist.search.space import exact_distances
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "hrd"
 CLASSIC = DATA / "w23_s24_char" / "testhrd_hard1.txt"

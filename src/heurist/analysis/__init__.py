@@ -1,7 +1,7 @@
 """Settling claims by computing the truth: exact goal distances, heuristic checks, solution replay.
 
 * :mod:`.space` -- a problem's whole reachable component as arrays, with h* of every state
-  (:func:`~heurist.analysis.space.build_state_space`, :func:`~heurist.analysis.space.exact_distances`);
+  (:func:`~heurist.search.space.build_state_space`, :func:`~heurist.search.space.exact_distances`);
 * :mod:`.checks` -- admissibility, goal-awareness, safety, consistency, informedness and dominance;
 * :mod:`.solutions` -- the courses' solution formats read back, and replayed;
 * :mod:`.domains` -- instances, state spaces and generated families through the domains' hooks

@@ -1,6 +1,6 @@
 """Settling claims about a heuristic against exact goal distances.
 
-Given a :class:`~heurist.analysis.space.StateSpace` (every reachable state,
+Given a :class:`~heurist.search.space.StateSpace` (every reachable state,
 every edge, h*), :func:`evaluate` computes the heuristic once per state and
 :func:`check_heuristic` checks, over every state and every edge:
 
@@ -26,9 +26,9 @@ from typing import Any
 
 import numpy as np
 
-from heurist.analysis.space import StateSpace
 from heurist.errors import InputError
 from heurist.search import Heuristic, prepare_heuristic
+from heurist.search.space import StateSpace
 
 PROPERTIES = ("admissible", "goal-aware", "safe", "consistent", "dominates")
 """Properties a user can claim (``heurist check --claim``)."""

@@ -18,9 +18,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from heurist.analysis.space import DEFAULT_MAX_STATES, StateSpace, build_state_space
 from heurist.domains import Domain
 from heurist.errors import InputError
+from heurist.search.space import DEFAULT_MAX_STATES, StateSpace, build_state_space
 
 
 def add_instance_arguments(domain: Domain, parser: argparse.ArgumentParser) -> None:

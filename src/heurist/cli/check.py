@@ -23,10 +23,10 @@ from heurist.analysis.domains import (
     load_problem,
     state_space,
 )
-from heurist.analysis.space import DEFAULT_MAX_STATES, StateSpaceTooLarge
 from heurist.cli.common import EXIT_INPUT_ERROR, EXIT_LIMIT, _positive_int, domain_examples_epilog
 from heurist.domains import Domain, all_domains
 from heurist.errors import InputError
+from heurist.search.space import DEFAULT_MAX_STATES, StateSpaceTooLarge
 
 ORDER = 40
 EXIT_HOLDS = 0

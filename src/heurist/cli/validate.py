@@ -16,7 +16,6 @@ from typing import Any
 
 from heurist.analysis.checks import finite_or_none
 from heurist.analysis.domains import add_instance_arguments, load_problem
-from heurist.analysis.solutions import Replay, Solution, replay
 from heurist.cli.common import (
     EXIT_INPUT_ERROR,
     add_limit_arguments,
@@ -26,6 +25,7 @@ from heurist.cli.common import (
 from heurist.domains import Domain, all_domains
 from heurist.errors import read_text
 from heurist.search import Status, search
+from heurist.search.solutions import Replay, Solution, replay
 
 ORDER = 45
 EXIT_VALID = 0

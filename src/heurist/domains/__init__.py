@@ -36,14 +36,14 @@ class Domain:
     * ``add_generate_arguments`` and ``generate(options)`` back
       ``heurist generate DOMAIN``; ``generate`` returns (file name, text) pairs.
     * ``read_solution(text, problem, source)`` reads a solution file in the
-      domain's output format into a :class:`~heurist.analysis.solutions.Solution`
+      domain's output format into a :class:`~heurist.search.solutions.Solution`
       (for ``heurist validate`` and ``heurist render --plan``); ``solution_format``
       says in a few words what it reads.
     * ``explore(problem, max_states)``, when the domain has a faster way than
-      the generic breadth-first :func:`~heurist.analysis.space.explore` to
+      the generic breadth-first :func:`~heurist.search.space.explore` to
       enumerate the start's component (Klotski: numpy layers; Blokus: goals
       are final, so none is expanded), returns it as a
-      :class:`~heurist.analysis.space.StateSpace` for ``heurist check``.
+      :class:`~heurist.search.space.StateSpace` for ``heurist check``.
     * ``small_generate_options``: generator options that keep state spaces
       small enough to enumerate, put first by ``heurist check --generated``.
     * ``search_only_options``: options (dest names) that change which states a

@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from heurist.analysis.solutions import Solution
 from heurist.domains.blocksworld.formats import SEPARATOR
 from heurist.errors import InputError
+from heurist.search.solutions import Solution
 
 SOLUTION_FORMAT = (
     "a CSCE 420 trace ('move k, pathcost=...', the stacks, '>>>>>>>>>>', ...) as 'heurist blocksworld' "

@@ -97,7 +97,7 @@ def format_action(problem: BlokusProblem, action: Placement) -> str:
 def explore(problem: BlokusProblem, max_states: int):
     """The start's component for exact distances; placements only add tiles, so goals are final and
     are not expanded."""
-    from heurist.analysis.space import explore as explore_breadth_first
+    from heurist.search.space import explore as explore_breadth_first
 
     return explore_breadth_first(problem, max_states, expand_goals=False)
 

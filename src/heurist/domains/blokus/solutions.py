@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from heurist.analysis.solutions import Solution
 from heurist.errors import InputError
+from heurist.search.solutions import Solution
 
 SOLUTION_FORMAT = "one move per line, 'piece N ... at (row,col) (row,col) ...', as 'heurist solve blokus' prints"
 """What :func:`read_solution` reads, in a few words (for help texts)."""

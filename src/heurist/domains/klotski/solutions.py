@@ -3,7 +3,7 @@
 V1 (``Cost of the solution: N`` then digit boards), V2/V3 (character boards
 separated by blank lines), or ``No solution``. :func:`read_solution` is the
 domain's ``read_solution`` hook, used by ``heurist validate`` and
-``heurist render --plan``; :func:`heurist.analysis.solutions.replay` checks
+``heurist render --plan``; :func:`heurist.search.solutions.replay` checks
 the result against the instance.
 """
 
@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from heurist.analysis.solutions import Solution
 from heurist.domains.klotski.board import SHAPES
 from heurist.domains.klotski.formats import V1, V2, parse_solution
 from heurist.errors import InputError
+from heurist.search.solutions import Solution
 
 SOLUTION_FORMAT = (
     "a CSC384 output file: V1 ('Cost of the solution: N' then digit boards), "

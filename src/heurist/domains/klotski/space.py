@@ -15,7 +15,7 @@ States are deduplicated on one 64-bit key: the state itself when it fits in
 two words. Hash collisions are detected, never assumed away: equal keys are
 always compared word by word, and a collision raises
 :class:`HashCollision`, on which :func:`klotski_state_space` falls back to
-the plain-Python :func:`~heurist.analysis.space.explore`.
+the plain-Python :func:`~heurist.search.space.explore`.
 
 Breadth-first layers of an undirected graph only touch the layer before and
 the layer after, so a new layer is the successors of the current one minus
@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from heurist.analysis.space import DEFAULT_MAX_STATES, StateSpace, StateSpaceTooLarge, explore
 from heurist.domains.klotski.board import SHAPE_SIZE, SHAPES, Geometry
 from heurist.domains.klotski.problem import KlotskiProblem
+from heurist.search.space import DEFAULT_MAX_STATES, StateSpace, StateSpaceTooLarge, explore
 
 MAX_CELLS = 32
 """Boards up to this many cells fit the two-word encoding."""
