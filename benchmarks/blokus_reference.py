@@ -22,7 +22,7 @@ from pathlib import Path
 
 from heurist.domains.blokus import load_pieces, make_problem
 from heurist.domains.blokus.heuristics import HEURISTICS
-from heurist.domains.blokus.problems import closest_location_search, mini_contest_search
+from heurist.domains.blokus.model import closest_location_search, mini_contest_search
 from heurist.search import Limits, search
 from heurist.search.limits import clock
 

@@ -23,7 +23,7 @@ from heurist.domains.blokus import load_pieces, make_problem
 from heurist.domains.klotski import HEURISTICS, load
 from heurist.domains.klotski.board import Geometry
 from heurist.domains.klotski.formats import parse_board, parse_puzzle, read_puzzle
-from heurist.domains.klotski.problem import KlotskiProblem
+from heurist.domains.klotski.model import KlotskiProblem
 from heurist.domains.klotski.space import klotski_numpy_space
 from heurist.search import search
 from heurist.search.space import StateSpaceTooLarge, build_state_space, distances_to_goal, explore

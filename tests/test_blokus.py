@@ -21,13 +21,13 @@ from heurist.domains.blokus.heuristics import (
     reach,
     reach_below,
 )
-from heurist.domains.blokus.pieces import orientations, parse_targets
-from heurist.domains.blokus.problems import (
+from heurist.domains.blokus.model import (
     CoverProblem,
     TreeOrderCoverProblem,
     closest_location_search,
     mini_contest_search,
 )
+from heurist.domains.blokus.pieces import orientations, parse_targets
 from heurist.errors import InputError
 from heurist.search import search
 

@@ -22,7 +22,7 @@ from heurist.domains.klotski.formats import (
     read_puzzle,
 )
 from heurist.domains.klotski.generate import random_layouts, random_walk_layouts
-from heurist.domains.klotski.problem import KlotskiProblem
+from heurist.domains.klotski.model import KlotskiProblem
 from heurist.errors import InputError
 from heurist.search import Status, search
 from heurist.search.space import exact_distances

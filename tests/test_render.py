@@ -15,13 +15,14 @@ from PIL import Image
 
 from heurist.cli.main import main
 from heurist.domains import get_domain
+from heurist.domains.blocksworld.drawing import IN_PLACE, OUT_OF_PLACE, blocks_in_place
+from heurist.domains.blokus import drawing as blokus_drawing
+from heurist.domains.klotski import drawing as klotski_drawing
 from heurist.domains.klotski.board import BIG, HORIZONTAL, SHAPE_SIZE, SINGLE, VERTICAL
 from heurist.errors import InputError
 from heurist.render import FINAL_MILLISECONDS, MOVE_MILLISECONDS, render_plan, render_state
-from heurist.render import blokus as blokus_drawing
-from heurist.render import klotski as klotski_drawing
-from heurist.render.blocksworld import IN_PLACE, OUT_OF_PLACE, blocks_in_place
-from heurist.render.scene import to_image, to_svg
+from heurist.render.raster import to_image
+from heurist.scene import to_svg
 from heurist.search import search
 
 DATA = Path(__file__).resolve().parents[1] / "data"

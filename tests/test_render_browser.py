@@ -16,8 +16,8 @@ import pytest
 
 from heurist.domains import get_domain
 from heurist.domains.klotski.board import BIG
+from heurist.domains.klotski.drawing import SHAPE_COLOUR
 from heurist.render import render_plan
-from heurist.render.klotski import SHAPE_COLOUR
 from heurist.search import search
 
 DATA = Path(__file__).resolve().parents[1] / "data"

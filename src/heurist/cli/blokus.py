@@ -25,14 +25,14 @@ from heurist.cli.common import (
     render_result,
 )
 from heurist.domains.blokus import HEURISTICS, load_pieces, make_problem
-from heurist.domains.blokus.pieces import parse_targets
-from heurist.domains.blokus.problems import (
+from heurist.domains.blokus.model import (
     DEFAULT_BUDGET,
     BlokusProblem,
     StrategyResult,
     closest_location_search,
     mini_contest_search,
 )
+from heurist.domains.blokus.pieces import parse_targets
 from heurist.errors import InputError
 from heurist.search import search
 

@@ -9,7 +9,7 @@
 
 The format follows the file's extension. Each domain has a drawer module
 (:mod:`.klotski`, :mod:`.blocksworld`, :mod:`.blokus`) turning a state of a
-plan into a :class:`~heurist.render.scene.Scene`; :mod:`.scene` writes
+plan into a :class:`~heurist.scene.Scene`; :mod:`.scene` writes
 scenes as SVG or rasterises them with Pillow, so every format shows the same
 picture.
 """
@@ -27,8 +27,9 @@ from PIL import Image
 from heurist.domains import get_domain
 from heurist.errors import InputError
 from heurist.files import write_atomically
-from heurist.render.scene import Scene, to_image, to_svg, with_caption
+from heurist.render.raster import to_image
 from heurist.render.viewer import Frame, build_viewer
+from heurist.scene import Scene, to_svg, with_caption
 
 FORMATS = (".svg", ".png", ".gif", ".html")
 MOVE_MILLISECONDS = 500
@@ -40,7 +41,7 @@ def drawer(domain_name: str):
     """The drawer module of a domain: ``draw(problem, states, index, flip)`` and ``LEGEND``."""
     get_domain(domain_name)  # an unknown domain is an input error naming the choices
     try:
-        module = importlib.import_module(f"{__name__}.{domain_name}")
+        module = importlib.import_module(f"heurist.domains.{domain_name}.drawing")
     except ModuleNotFoundError:
         module = None
     if not hasattr(module, "draw"):

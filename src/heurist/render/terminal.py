@@ -20,14 +20,14 @@ from heurist.domains import get_domain
 
 def _klotski_styles(problem: Any, state: Any) -> Callable[[int, int, str], str | None]:
     from heurist.domains.klotski.board import BIG, HORIZONTAL, SINGLE, VERTICAL
-    from heurist.render.klotski import SHAPE_COLOUR
+    from heurist.domains.klotski.drawing import SHAPE_COLOUR
 
     by_char = {"1": BIG, "^": VERTICAL, "v": VERTICAL, "<": HORIZONTAL, ">": HORIZONTAL, "2": SINGLE}
     return lambda row, col, char: f"bold black on {SHAPE_COLOUR[by_char[char]]}" if char in by_char else None
 
 
 def _blocksworld_styles(problem: Any, state: Any) -> Callable[[int, int, str], str | None]:
-    from heurist.render.blocksworld import IN_PLACE, OUT_OF_PLACE, blocks_in_place
+    from heurist.domains.blocksworld.drawing import IN_PLACE, OUT_OF_PLACE, blocks_in_place
 
     placed = blocks_in_place(problem, state)
 
@@ -40,7 +40,7 @@ def _blocksworld_styles(problem: Any, state: Any) -> Callable[[int, int, str], s
 
 
 def _blokus_styles(problem: Any, state: Any) -> Callable[[int, int, str], str | None]:
-    from heurist.render.blokus import START, TARGET, TILE
+    from heurist.domains.blokus.drawing import START, TARGET, TILE
 
     styles = {"#": f"bold {TILE}", "x": f"bold {TARGET}", "X": f"bold white on {TARGET}", "s": f"bold black on {START}"}
     return lambda row, col, char: styles.get(char)

@@ -11,11 +11,16 @@ import argparse
 from pathlib import Path
 
 from heurist.domains import Domain
-from heurist.domains.blocksworld.formats import load_bwp, parse_bwp, problem_to_bwp
+from heurist.domains.blocksworld.formats import (
+    SOLUTION_FORMAT,
+    load_bwp,
+    parse_bwp,
+    problem_to_bwp,
+    read_solution,
+)
 from heurist.domains.blocksworld.generate import MIN_STACKS, random_instances
 from heurist.domains.blocksworld.heuristics import HEURISTICS
 from heurist.domains.blocksworld.model import BlocksWorld, Move, State, format_numbered_stacks
-from heurist.domains.blocksworld.solutions import SOLUTION_FORMAT, read_solution
 from heurist.errors import InputError
 
 DEFAULT_HEURISTIC = "deadlock"

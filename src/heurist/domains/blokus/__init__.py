@@ -6,7 +6,7 @@ corner and none edge to edge, each piece is used once, in any rotation or
 reflection. Puzzles: ``fill`` (place every piece), ``corners`` (cover the
 three other corners with the fewest tiles), ``cover`` (cover given targets
 with the fewest tiles). The course's ``sub-optimal`` and ``mini-contest``
-strategies are in :mod:`heurist.domains.blokus.problems` and the
+strategies are in :mod:`heurist.domains.blokus.model` and the
 ``heurist blokus`` command.
 
 An instance file is a course piece file, optionally followed by an instance
@@ -20,15 +20,10 @@ from pathlib import Path
 
 from heurist.domains import Domain
 from heurist.domains.blokus.board import Board, Placement
+from heurist.domains.blokus.formats import SOLUTION_FORMAT, read_solution
 from heurist.domains.blokus.generate import add_generate_arguments, generate
 from heurist.domains.blokus.heuristics import HEURISTICS
-from heurist.domains.blokus.pieces import (
-    PieceSet,
-    load_pieces,
-    parse_pieces,
-    parse_targets,
-)
-from heurist.domains.blokus.problems import (
+from heurist.domains.blokus.model import (
     PUZZLES,
     BlokusProblem,
     CornersProblem,
@@ -38,7 +33,12 @@ from heurist.domains.blokus.problems import (
     make_problem,
     mini_contest_search,
 )
-from heurist.domains.blokus.solutions import SOLUTION_FORMAT, read_solution
+from heurist.domains.blokus.pieces import (
+    PieceSet,
+    load_pieces,
+    parse_pieces,
+    parse_targets,
+)
 from heurist.errors import InputError
 
 DEFAULT_BOARD_SIZE = (20, 20)

@@ -16,8 +16,8 @@ import random
 from collections.abc import Iterator
 
 from heurist.domains.blokus.board import Board
+from heurist.domains.blokus.model import CoverProblem
 from heurist.domains.blokus.pieces import INSTANCE_HEADER, format_pieces, load_pieces
-from heurist.domains.blokus.problems import CoverProblem
 from heurist.errors import InputError
 
 

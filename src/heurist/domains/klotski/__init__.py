@@ -16,11 +16,16 @@ from pathlib import Path
 
 from heurist.domains import Domain
 from heurist.domains.klotski.board import DIRECTION_NAME, DIRECTIONS, SHAPE_NAME, Geometry
-from heurist.domains.klotski.formats import Puzzle, format_board, read_puzzle
+from heurist.domains.klotski.formats import (
+    SOLUTION_FORMAT,
+    Puzzle,
+    format_board,
+    read_puzzle,
+    read_solution,
+)
 from heurist.domains.klotski.generate import generated_files, piece_counts, random_layouts
 from heurist.domains.klotski.heuristics import HEURISTICS
-from heurist.domains.klotski.problem import METRICS, KlotskiProblem
-from heurist.domains.klotski.solutions import SOLUTION_FORMAT, read_solution
+from heurist.domains.klotski.model import METRICS, KlotskiProblem
 
 
 def load(path: str | Path, options: argparse.Namespace | None = None) -> KlotskiProblem:

@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Callable
 
 from heurist.domains.klotski.board import BIG, HORIZONTAL, SHAPES, SINGLE, VERTICAL, iter_bits
-from heurist.domains.klotski.problem import KlotskiProblem
+from heurist.domains.klotski.model import KlotskiProblem
 from heurist.search import HeuristicRegistry
 
 HEURISTICS = HeuristicRegistry("klotski")

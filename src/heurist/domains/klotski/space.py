@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from heurist.domains.klotski.board import SHAPE_SIZE, SHAPES, Geometry
-from heurist.domains.klotski.problem import KlotskiProblem
+from heurist.domains.klotski.model import KlotskiProblem
 from heurist.search.space import DEFAULT_MAX_STATES, StateSpace, StateSpaceTooLarge, explore
 
 MAX_CELLS = 32

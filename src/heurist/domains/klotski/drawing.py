@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from heurist.domains.klotski.board import BIG, HORIZONTAL, SHAPE_NAME, SHAPE_SIZE, SINGLE, VERTICAL
-from heurist.domains.klotski.problem import KlotskiProblem
-from heurist.render.scene import Line, Rect, Scene, Text, side_by_side
+from heurist.domains.klotski.model import KlotskiProblem
+from heurist.scene import Line, Rect, Scene, Text, side_by_side
 
 CELL = 56.0
 WALL = 8.0

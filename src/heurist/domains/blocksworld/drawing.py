@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from heurist.domains.blocksworld.model import BlocksWorld, State
-from heurist.render.scene import Line, Rect, Scene, Text, side_by_side
+from heurist.scene import Line, Rect, Scene, Text, side_by_side
 
 BLOCK = 40.0
 GAP = 14.0

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from heurist.domains.blokus.problems import BlokusProblem
-from heurist.render.scene import Circle, Line, Rect, Scene, Text
+from heurist.domains.blokus.model import BlokusProblem
+from heurist.scene import Circle, Line, Rect, Scene, Text
 
 CELL = 26.0
 MARGIN = 30.0
