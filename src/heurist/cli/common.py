@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Iterable
 from typing import Any
 
 from heurist.errors import InputError
 from heurist.search import ALGORITHMS, Limits, SearchResult, Status, search
 from heurist.search.heuristics import HeuristicRegistry
+from heurist.search.statistics import format_statistics, result_as_json  # noqa: F401 - re-exported for the commands
 
 EXIT_SOLVED = 0
 EXIT_UNSOLVABLE = 1
@@ -77,33 +77,6 @@ def run_search(problem: Any, args: argparse.Namespace, heuristics: HeuristicRegi
     if args.weight < 1:
         raise InputError("must be at least 1", "--weight")
     return search(problem, args.algo, heuristic, weight=args.weight, limits=limits_from(args))
-
-
-def format_statistics(result: SearchResult) -> str:
-    stats = result.statistics
-    lines = [f"status: {result.status.value}" + (f" ({result.limit} limit)" if result.limit else "")]
-    if result.solved:
-        lines += [f"cost: {result.cost}", f"plan_length: {result.plan_length}"]
-    h0 = stats.initial_h_value
-    lines += [
-        f"algorithm: {result.algorithm}",
-        f"expansions: {stats.expansions}",
-        f"generated: {stats.generated}",
-        f"evaluated: {stats.evaluated}",
-        f"reopened: {stats.reopened}",
-        f"max_frontier: {stats.max_frontier}",
-        f"expansions_until_last_jump: {stats.expansions_until_last_jump}",
-        f"initial_h_value: {'-' if h0 is None else h0}",
-        f"search_time: {stats.search_time:.4f}s",
-        f"total_time: {stats.total_time:.4f}s",
-        f"memory: {stats.memory} KiB",
-    ]
-    return "\n".join(lines)
-
-
-def result_as_json(result: SearchResult, plan: list[dict[str, Any]], **extra: Any) -> str:
-    document = {**extra, **result.summary(), "plan": plan, "statistics": result.statistics.as_dict()}
-    return json.dumps(document, indent=2, default=str)
 
 
 def _positive_int(text: str) -> int:

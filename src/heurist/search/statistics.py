@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import enum
+import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -82,3 +83,40 @@ class SearchResult:
         }
         row.update(self.statistics.as_dict())
         return row
+
+
+def format_statistics(result: SearchResult) -> str:
+    """The status, cost and statistics as ``name: value`` lines (``heurist solve``'s last lines)."""
+    stats = result.statistics
+    lines = [f"status: {result.status.value}" + (f" ({result.limit} limit)" if result.limit else "")]
+    if result.solved:
+        lines += [f"cost: {result.cost}", f"plan_length: {result.plan_length}"]
+    h0 = stats.initial_h_value
+    lines += [
+        f"algorithm: {result.algorithm}",
+        f"expansions: {stats.expansions}",
+        f"generated: {stats.generated}",
+        f"evaluated: {stats.evaluated}",
+        f"reopened: {stats.reopened}",
+        f"max_frontier: {stats.max_frontier}",
+        f"expansions_until_last_jump: {stats.expansions_until_last_jump}",
+        f"initial_h_value: {'-' if h0 is None else h0}",
+        f"search_time: {stats.search_time:.4f}s",
+        f"total_time: {stats.total_time:.4f}s",
+        f"memory: {stats.memory} KiB",
+    ]
+    return "\n".join(lines)
+
+
+def result_as_json(result: SearchResult, plan: list[dict[str, Any]], **extra: Any) -> str:
+    """``extra`` (domain, instance...), the outcome, the plan and the statistics as a JSON document.
+
+    Times are rounded to microseconds: the digits beyond are clock noise.
+    """
+    statistics = {
+        name: round(value, 6) if isinstance(value, float) else value
+        for name, value in result.statistics.as_dict().items()
+    }
+    outcome = {name: value for name, value in result.summary().items() if name not in statistics}
+    document = {**extra, **outcome, "plan": plan, "statistics": statistics}
+    return json.dumps(document, indent=2, default=str)

@@ -3,76 +3,141 @@
 Stacks of lettered blocks stand on a fixed number of stack positions; a move
 takes the top block of one stack and puts it on any other stack, at cost 1.
 The goal fixes every stack, empty ones included.
+
+* :mod:`.model` -- :class:`BlocksWorldProblem`, moves and states;
+* :mod:`.formats` -- ``.bwp`` files and the course program's trace, each reader beside its writer;
+* :mod:`.heuristics` -- the registered heuristics (the course's H0-H6 among them);
+* :mod:`.generate` -- random instances;
+* :mod:`.drawing` -- stacks as scenes and terminal colours;
+* :mod:`.pddl` -- the labelled-stacks PDDL export for planners.
 """
 
 from __future__ import annotations
 
-import argparse
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
-from heurist.domains import Domain
+from heurist.domains import Domain, Option, SolutionFormat
+from heurist.domains.blocksworld import drawing
 from heurist.domains.blocksworld.formats import (
     SOLUTION_FORMAT,
     load_bwp,
     parse_bwp,
+    parse_numbered_stacks,
     problem_to_bwp,
     read_solution,
+    write_course_solution,
 )
-from heurist.domains.blocksworld.generate import MIN_STACKS, random_instances
+from heurist.domains.blocksworld.generate import MAX_BLOCKS, MIN_STACKS, random_instances
 from heurist.domains.blocksworld.heuristics import HEURISTICS
-from heurist.domains.blocksworld.model import BlocksWorld, Move, State, format_numbered_stacks
+from heurist.domains.blocksworld.model import (
+    BlocksWorld,
+    BlocksWorldProblem,
+    Move,
+    State,
+    format_numbered_stacks,
+)
 from heurist.errors import InputError
+from heurist.scene import Scene
 
 DEFAULT_HEURISTIC = "deadlock"
 
 
-def _load(path: Path, options: argparse.Namespace) -> BlocksWorld:
-    return load_bwp(path)
+class BlocksWorldDomain(Domain):
+    name = "blocksworld"
+    summary = "Blocks World on a fixed number of labelled stacks (.bwp files)"
+    heuristics = HEURISTICS
+    default_heuristic = DEFAULT_HEURISTIC
+    generate_options = (
+        Option("stacks", f"number of stacks, at least {MIN_STACKS} (default: 5)", type=int, default=5),
+        Option("blocks", f"number of blocks, 1 to {MAX_BLOCKS} (default: 10)", type=int, default=10),
+    )
+    small_instances = {"stacks": 3, "blocks": 5}
+    course_formats = (
+        SolutionFormat("trace", SOLUTION_FORMAT, write=write_course_solution, read=read_solution),
+    )
+    legend = tuple(drawing.LEGEND)
+    examples = {
+        "solve": [
+            "heurist solve blocksworld data/blocksworld/probB20.bwp",
+            "heurist solve blocksworld data/blocksworld/probA11.bwp --heuristic prefix --algo idastar",
+            "heurist blocksworld data/blocksworld/probB16.bwp -H H6 -MAX_ITERS 100000",
+        ],
+        "validate": [
+            "heurist blocksworld data/blocksworld/probB11.bwp > trace.txt && "
+            "heurist validate blocksworld data/blocksworld/probB11.bwp trace.txt",
+            "heurist solve blocksworld data/blocksworld/probB11.bwp > plan.txt && "
+            "heurist validate blocksworld data/blocksworld/probB11.bwp plan.txt",
+        ],
+        "render": [
+            "heurist render blocksworld data/blocksworld/probA06.bwp --out problem.svg",
+            "heurist render blocksworld data/blocksworld/probB10.bwp --solve --out replay.html",
+            "heurist blocksworld data/blocksworld/probA06.bwp > trace.txt && "
+            "heurist render blocksworld data/blocksworld/probA06.bwp --plan trace.txt --out trace.gif",
+        ],
+        "check": [
+            "heurist check blocksworld data/blocksworld/probA*.bwp -H h6",
+            'heurist check blocksworld --generated 10 --generate-options "--stacks 4 --blocks 5" -H deadlock',
+        ],
+        "generate": ["heurist generate blocksworld --stacks 5 --blocks 10 --seed 1 --count 20 --out random/"],
+    }
+
+    def load(self, path: str | Path, **options: Any) -> BlocksWorldProblem:
+        """A ``.bwp`` file (no options)."""
+        self.check_options(options, str(path))
+        return load_bwp(path)
+
+    def parse(self, text: str, source: str = "<bwp>", **options: Any) -> BlocksWorldProblem:
+        self.check_options(options, source)
+        return parse_bwp(text, source)
+
+    def write_instance(self, problem: BlocksWorldProblem) -> str:
+        return problem_to_bwp(problem)
+
+    def generate(self, *, seed: int = 0, count: int = 1, **options: Any) -> list[tuple[str, str]]:
+        values = self.check_generate_options(options)
+        if values["stacks"] < MIN_STACKS:
+            raise InputError(
+                f"must be at least {MIN_STACKS}: with fewer stacks most random goals are unreachable", "--stacks"
+            )
+        if not 1 <= values["blocks"] <= MAX_BLOCKS:
+            raise InputError(f"must be between 1 and {MAX_BLOCKS} (blocks are the letters A-Z)", "--blocks")
+        return random_instances(values["stacks"], values["blocks"], seed, count)
+
+    def format_state(self, problem: BlocksWorldProblem, state: State) -> str:
+        return format_numbered_stacks(state)
+
+    def parse_state(self, problem: BlocksWorldProblem, lines: Sequence[str], source: str, line: int) -> State:
+        return parse_numbered_stacks(lines, problem, source, line)
+
+    def format_action(self, problem: BlocksWorldProblem, action: Move) -> str:
+        return str(action)
+
+    def draw(self, problem: BlocksWorldProblem, states: Sequence[State], index: int = -1, *,
+             flip: bool = False) -> Scene:
+        return drawing.draw(problem, states, index % len(states), flip)
+
+    def terminal_style(self, problem: BlocksWorldProblem, state: State) -> Callable[[int, int, str], str | None]:
+        return drawing.terminal_style(problem, state)
 
 
-def _format_state(problem: BlocksWorld, state: State) -> str:
-    return format_numbered_stacks(state)
+DOMAIN = BlocksWorldDomain()
 
+load = DOMAIN.load
+"""Read a ``.bwp`` file as a problem."""
 
-def _format_action(problem: BlocksWorld, move: Move) -> str:
-    return str(move)
-
-
-def _add_generate_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--stacks", type=int, default=5, help=f"number of stacks, at least {MIN_STACKS} (default: 5)")
-    parser.add_argument("--blocks", type=int, default=10, help="number of blocks, 1 to 26 (default: 10)")
-
-
-def _generate(options: argparse.Namespace) -> list[tuple[str, str]]:
-    if options.stacks < MIN_STACKS:
-        raise InputError(
-            f"must be at least {MIN_STACKS}: with fewer stacks most random goals are unreachable",
-            "--stacks",
-        )
-    if not 1 <= options.blocks <= 26:
-        raise InputError("must be between 1 and 26 (blocks are the letters A-Z)", "--blocks")
-    return random_instances(options.stacks, options.blocks, options.seed, options.count)
-
-
-DOMAIN = Domain(
-    name="blocksworld",
-    summary="Blocks World on a fixed number of labelled stacks (.bwp files)",
-    heuristics=HEURISTICS,
-    default_heuristic=DEFAULT_HEURISTIC,
-    load=_load,
-    format_state=_format_state,
-    format_action=_format_action,
-    add_generate_arguments=_add_generate_arguments,
-    generate=_generate,
-    read_solution=read_solution,
-    small_generate_options=("--stacks", "3", "--blocks", "5"),
-    solution_format=SOLUTION_FORMAT,
-    examples=[
-        "heurist solve blocksworld data/blocksworld/probB20.bwp",
-        "heurist solve blocksworld data/blocksworld/probA11.bwp --heuristic prefix --algo idastar",
-        "heurist blocksworld data/blocksworld/probB16.bwp -H H6 -MAX_ITERS 100000",
-        "heurist generate blocksworld --stacks 5 --blocks 10 --seed 1 --count 20 --out random/",
-    ],
-)
-
-__all__ = ["DOMAIN", "BlocksWorld", "Move", "State", "load_bwp", "parse_bwp", "problem_to_bwp"]
+__all__ = [
+    "DEFAULT_HEURISTIC",
+    "DOMAIN",
+    "HEURISTICS",
+    "BlocksWorld",
+    "BlocksWorldDomain",
+    "BlocksWorldProblem",
+    "Move",
+    "State",
+    "load",
+    "load_bwp",
+    "parse_bwp",
+    "problem_to_bwp",
+]

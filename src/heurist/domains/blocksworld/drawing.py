@@ -8,7 +8,7 @@ towers are drawn all green, smaller, on the right.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from heurist.domains.blocksworld.model import BlocksWorld, State
 from heurist.scene import Line, Rect, Scene, Text, side_by_side
@@ -84,3 +84,15 @@ def draw(problem: BlocksWorld, states: Sequence[State], index: int, flip: bool =
 
 
 LEGEND = [("in its goal place", IN_PLACE), ("still to move", OUT_OF_PLACE)]
+
+
+def terminal_style(problem: BlocksWorld, state: State) -> Callable[[int, int, str], str | None]:
+    """Each block letter green when it is in its goal place, orange while it still has to move."""
+    placed = blocks_in_place(problem, state)
+
+    def style(row: int, col: int, char: str) -> str | None:
+        if not ("A" <= char <= "Z"):
+            return None
+        return f"bold black on {IN_PLACE if char in placed else OUT_OF_PLACE}"
+
+    return style

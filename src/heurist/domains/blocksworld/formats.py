@@ -23,8 +23,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from heurist.domains.blocksworld.model import BlocksWorld
+from heurist.domains.blocksworld.model import BlocksWorld, State, format_stacks
 from heurist.errors import InputError, read_text
+from heurist.search import Heuristic, SearchResult
 from heurist.search.solutions import Solution
 
 SEPARATOR = ">" * 10
@@ -152,6 +153,32 @@ def problem_to_bwp(problem: BlocksWorld) -> str:
     return format_bwp(problem.initial_state, problem.goal_state, problem.scramble_moves)
 
 
+# ----- states --------------------------------------------------------------------------------
+
+_NUMBERED_STACK = re.compile(r"^(\d+):(?: ([A-Z]*))?$")
+
+
+def parse_numbered_stacks(lines: Sequence[str], problem: BlocksWorld, source: str, first_line: int) -> State:
+    """The inverse of :func:`~heurist.domains.blocksworld.model.format_numbered_stacks`: ``0: CE`` lines."""
+    rows = [line.rstrip() for line in lines]
+    if len(rows) != problem.stack_count:
+        raise InputError(
+            f"this state has {len(rows)} stack lines; the instance has {problem.stack_count} stacks",
+            source, first_line,
+        )
+    stacks = []
+    for offset, row in enumerate(rows):
+        match = _NUMBERED_STACK.match(row)
+        if match is None or int(match.group(1)) != offset:
+            raise InputError(f"expected stack {offset} as '{offset}: BLOCKS', got {row[:60]!r}", source,
+                             first_line + offset)
+        stacks.append(match.group(2) or "")
+    state = tuple(stacks)
+    if sorted("".join(state)) != sorted(problem.blocks):
+        raise InputError("this state holds other blocks than the instance", source, first_line)
+    return state
+
+
 # ----- solution files ----------------------------------------------------------------------
 
 SOLUTION_FORMAT = (
@@ -239,3 +266,33 @@ def read_solution(text: str, problem: Any, source: str) -> Solution:
         raise InputError("no state: the trace is empty", source, max(1, len(lines)))
     return Solution(source, "blocksworld", states=states, lines=starts,
                     stated_cost=stated_cost, stated_cost_line=stated_line)
+
+
+def write_course_solution(
+    problem: BlocksWorld, result: SearchResult, *, heuristic: Heuristic, source: str, **_: Any
+) -> str:
+    """The CSCE 420 program's output: the success line, the path (states with g, h and f), the statistics line.
+
+    ``iter`` counts nodes popped from the frontier and goal-tested (the
+    goal's pop included) and ``maxq`` is the largest number of states
+    waiting on the frontier after an expansion: the engine's ``expansions``
+    and ``max_frontier``. When the search fails the line reads ``planlen FAILED``.
+    """
+    stats = result.statistics
+    iterations, max_queue = stats.expansions, stats.max_frontier
+    lines = []
+    if result.solved:
+        length = result.plan_length
+        lines.append(f"success! iter={iterations}, cost={result.cost}, depth={length}, max queue size={max_queue}")
+        for depth, state in enumerate(result.states):
+            h = heuristic(state, problem)
+            lines.append(f"move {depth}, pathcost={depth}, heuristic={h}, f(n)=g(n)+h(n)={depth + h}")
+            lines.append(format_stacks(state))
+            lines.append(SEPARATOR)
+        planlen = str(length)
+    else:
+        reason = "MAX_ITERS reached" if result.limit else "the goal cannot be reached from the start"
+        lines.append(f"FAILED: {reason}, iter={iterations}, max queue size={max_queue}")
+        planlen = "FAILED"
+    lines.append(f"statistics: {source} method Astar planlen {planlen} iter {iterations} maxq {max_queue}")
+    return "\n".join(lines)

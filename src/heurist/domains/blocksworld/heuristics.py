@@ -40,7 +40,7 @@ def _common_prefix(current: str, goal: str) -> int:
     return length
 
 
-@HEURISTICS.register("h0", aliases=("H0", "zero"))
+@HEURISTICS.register("zero", aliases=("h0", "H0"))
 def h0(state: State, problem: BlocksWorld) -> int:
     """Zero everywhere (the course's H0): admissible and consistent; A* then explores like BFS."""
     return 0

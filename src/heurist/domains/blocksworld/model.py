@@ -34,7 +34,7 @@ class IllegalMove(ValueError):
     """A move that cannot be made in the given state."""
 
 
-class BlocksWorld:
+class BlocksWorldProblem:
     """One instance: a start and a goal over the same blocks and the same number of stacks.
 
     Goal tables used by every heuristic are computed once here:
@@ -118,7 +118,11 @@ class BlocksWorld:
         return state
 
     def __repr__(self) -> str:
-        return f"BlocksWorld({self.name!r}, stacks={self.stack_count}, blocks={self.blocks!r})"
+        return f"BlocksWorldProblem({self.name!r}, stacks={self.stack_count}, blocks={self.blocks!r})"
+
+
+BlocksWorld = BlocksWorldProblem
+"""The name the class had first, kept for existing code."""
 
 
 def format_stacks(state: State) -> str:

@@ -6,22 +6,37 @@ corner and none edge to edge, each piece is used once, in any rotation or
 reflection. Puzzles: ``fill`` (place every piece), ``corners`` (cover the
 three other corners with the fewest tiles), ``cover`` (cover given targets
 with the fewest tiles). The course's ``sub-optimal`` and ``mini-contest``
-strategies are in :mod:`heurist.domains.blokus.model` and the
-``heurist blokus`` command.
+strategies are in :mod:`.model` and the ``heurist blokus`` command.
 
 An instance file is a course piece file, optionally followed by an instance
-section (puzzle, board size, start, targets); command-line options override it.
+section (puzzle, board size, start, targets); keyword options override it.
+
+* :mod:`.board` -- bitboards and legal placements;
+* :mod:`.pieces` -- pieces, their orientations, and the piece files with their instance section;
+* :mod:`.model` -- :class:`BlokusProblem` and its puzzles, the course's strategies;
+* :mod:`.formats` -- solution files (move lists, the ``game.py`` report), each reader beside its writer;
+* :mod:`.heuristics` -- the registered heuristics;
+* :mod:`.generate` -- random cover instances, solvable by construction;
+* :mod:`.drawing` -- boards as scenes and terminal colours.
 """
 
 from __future__ import annotations
 
-import argparse
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
-from heurist.domains import Domain
+from heurist.domains import Domain, Option, SolutionFormat
+from heurist.domains.blokus import drawing
 from heurist.domains.blokus.board import Board, Placement
-from heurist.domains.blokus.formats import SOLUTION_FORMAT, read_solution
-from heurist.domains.blokus.generate import add_generate_arguments, generate
+from heurist.domains.blokus.formats import (
+    SOLUTION_FORMAT,
+    format_placement,
+    parse_placement,
+    read_solution,
+    write_course_solution,
+)
+from heurist.domains.blokus.generate import generate_files
 from heurist.domains.blokus.heuristics import HEURISTICS
 from heurist.domains.blokus.model import (
     PUZZLES,
@@ -35,102 +50,150 @@ from heurist.domains.blokus.model import (
 )
 from heurist.domains.blokus.pieces import (
     PieceSet,
+    format_instance,
     load_pieces,
     parse_pieces,
     parse_targets,
 )
 from heurist.errors import InputError
+from heurist.scene import Scene
 
 DEFAULT_BOARD_SIZE = (20, 20)
 """The course's default board, as ``game.py -s`` has it."""
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("blokus puzzle (options override the instance section of FILE)")
-    group.add_argument(
-        "--puzzle", "-z", choices=PUZZLES,
-        help="fill, corners or cover (default: the file's, else cover when --targets is given, else fill)",
-    )
-    group.add_argument(
-        "--board-size", "-s", nargs=2, type=int, metavar=("ROWS", "COLS"),
-        help="board rows and columns (default: the file's, else 20 20)",
-    )
-    group.add_argument(
-        "--start", "-x", nargs=2, type=int, metavar=("ROW", "COL"),
-        help="start square as row and column (default: the file's, else 0 0)",
-    )
-    group.add_argument("--targets", "-t", metavar="LIST", help='squares to cover, e.g. "[(2,2), (5,5)]"')
-    group.add_argument(
-        "--legacy-board", action="store_true",
-        help="the course's pre-2020 move generator: no piece anchored in the last row or column",
-    )
+def _targets(text: str) -> tuple[tuple[int, int], ...]:
+    return tuple(parse_targets(text, "--targets"))
 
 
-def problem_from_options(pieces: PieceSet, options: argparse.Namespace) -> BlokusProblem:
-    """Combine the file's instance section with the command-line options."""
+def problem_from_pieces(pieces: PieceSet, *, puzzle: str | None = None, board_size: tuple[int, int] | None = None,
+                        start: tuple[int, int] | None = None, targets: Sequence[tuple[int, int]] | None = None,
+                        legacy_board: bool = False) -> BlokusProblem:
+    """Combine the piece file's instance section with the options (which win)."""
     instance = pieces.instance
-    targets = parse_targets(options.targets, "--targets") if getattr(options, "targets", None) else instance.targets
-    puzzle = getattr(options, "puzzle", None) or instance.puzzle or ("cover" if targets else "fill")
+    targets = tuple(targets) if targets else instance.targets
+    puzzle = puzzle or instance.puzzle or ("cover" if targets else "fill")
     if puzzle not in PUZZLES:
         raise InputError(f"unknown puzzle {puzzle!r}; choose one of {', '.join(PUZZLES)}", pieces.name)
-    size = getattr(options, "board_size", None) or instance.board_size or DEFAULT_BOARD_SIZE
-    start = getattr(options, "start", None) or instance.start or (0, 0)
-    return make_problem(
-        puzzle, pieces, tuple(size), tuple(start), tuple(targets or ()),
-        legacy=bool(getattr(options, "legacy_board", False)),
+    size = board_size or instance.board_size or DEFAULT_BOARD_SIZE
+    start = start or instance.start or (0, 0)
+    return make_problem(puzzle, pieces, tuple(size), tuple(start), tuple(targets or ()), legacy=legacy_board)
+
+
+class BlokusDomain(Domain):
+    name = "blokus"
+    summary = "Blokus puzzles (fill, corners, cover) from the HUJI Intro to AI search exercise"
+    heuristics = HEURISTICS
+    default_heuristic = "reach"
+    options = (
+        Option("puzzle", "fill, corners or cover (default: the file's, else cover when --targets is given, "
+               "else fill)", choices=PUZZLES, flags=("-z",)),
+        Option("board_size", "board rows and columns (default: the file's, else 20 20)", type=int, nargs=2,
+               flags=("-s",), metavar=("ROWS", "COLS")),
+        Option("start", "start square as row and column (default: the file's, else 0 0)", type=int, nargs=2,
+               flags=("-x",), metavar=("ROW", "COL")),
+        Option("targets", 'squares to cover, e.g. "[(2,2), (5,5)]"', type=_targets, flags=("-t",), metavar="LIST"),
+        Option("legacy_board", "the course's pre-2020 move generator: no piece anchored in the last row or column",
+               type=bool, default=False, nargs=0),
     )
+    generate_options = (
+        Option("pieces", "piece file, by path or bundled name (default: small_set.txt)", default="small_set.txt",
+               flags=("-p",), metavar="FILE"),
+        Option("board_size", "board size (default: 10 10)", type=int, nargs=2, default=(10, 10), flags=("-s",),
+               metavar=("ROWS", "COLS")),
+        Option("start", "start square (default: random)", type=int, nargs=2, flags=("-x",), metavar=("ROW", "COL")),
+        Option("targets", "number of targets (default: 3)", type=int, default=3, flags=("-t",)),
+        Option("legacy_board", "use the pre-2020 move generator", type=bool, default=False, nargs=0),
+    )
+    small_instances = {"pieces": "tiny_set_2.txt", "board_size": (5, 5)}
+    course_formats = (
+        SolutionFormat("game", SOLUTION_FORMAT, write=write_course_solution, read=read_solution),
+    )
+    flips = True
+    legend = tuple(drawing.LEGEND)
+    examples = {
+        "solve": [
+            "heurist solve blokus tiny_set.txt --puzzle fill --board-size 4 7 --algo dfs",
+            "heurist solve blokus tiny_set_2.txt --puzzle corners --board-size 8 8",
+            'heurist solve blokus small_set.txt -s 10 10 -x 3 3 --targets "[(2,2), (5,5), (6,7)]"',
+            "heurist blokus -p small_set.txt -f astar -s 10 10 -H blokus_cover_heuristic -z cover "
+            '-x 3 3 "[(2,2), (5, 5), (6, 7)]"',
+        ],
+        "validate": [
+            'heurist validate blokus small_set.txt moves.txt -s 6 6 -x 3 3 --targets "[(2,2), (5,5), (1,4)]"',
+        ],
+        "render": [
+            'heurist render blokus small_set.txt -s 10 10 -x 3 3 --targets "[(2,2), (5,5), (6,7)]" --out board.png',
+            'heurist render blokus small_set.txt -s 10 10 -x 3 3 --targets "[(2,2), (5,5), (6,7)]" --solve '
+            "--out cover.html",
+            'heurist render blokus small_set.txt -s 10 10 -x 3 3 --targets "[(2,2), (5,5), (6,7)]" --plan moves.txt '
+            "--out moves.gif",
+        ],
+        "check": ['heurist check blokus small_set.txt -s 5 5 -x 2 2 --targets "[(0,0), (4,4)]" -H cover'],
+        "generate": ["heurist generate blokus --pieces small_set.txt --board-size 8 8 --count 5 --out blokus/"],
+    }
+
+    def load(self, path: str | Path, **options: Any) -> BlokusProblem:
+        """A piece file (by path or bundled name) and the puzzle its instance section and ``options`` describe."""
+        values = self.check_options(options, str(path))
+        return problem_from_pieces(load_pieces(path), **values)
+
+    def write_instance(self, problem: BlokusProblem) -> str:
+        board = problem.board
+        return format_instance(board.pieces, problem.kind, (board.rows, board.cols), problem.start,
+                               problem.targets if problem.kind == "cover" else ())
+
+    def generate(self, *, seed: int = 0, count: int = 1, **options: Any) -> list[tuple[str, str]]:
+        values = self.check_generate_options(options)
+        return list(generate_files(seed, count, **values))
+
+    def format_state(self, problem: BlokusProblem, state: tuple) -> str:
+        return problem.draw(state)
+
+    def format_action(self, problem: BlokusProblem, action: Placement) -> str:
+        return format_placement(action)
+
+    def parse_action(self, problem: BlokusProblem, text: str, source: str, line: int) -> Placement:
+        return parse_placement(problem, text, source, line)
+
+    def describe(self, problem: BlokusProblem) -> str:
+        return problem.describe()
+
+    def step(self, problem: BlokusProblem, state: tuple, after: tuple) -> tuple[Placement, float] | None:
+        """Found among the legal placements without counting an expansion, as the course counts them."""
+        occupied, used = state[0], state[1]
+        for move in problem.board.legal_placements(occupied, used, problem.start_bit):
+            if (occupied | move.mask, used | 1 << move.piece) == (after[0], after[1]):
+                return move, (move.size if problem.tile_cost else 1)
+        return None
+
+    def draw(self, problem: BlokusProblem, states: Sequence[tuple], index: int = -1, *, flip: bool = False) -> Scene:
+        plain = [drawing.problem_state(state) for state in states]
+        return drawing.draw(problem, plain, index % len(plain), flip)
+
+    def terminal_style(self, problem: BlokusProblem, state: tuple) -> Callable[[int, int, str], str | None]:
+        return drawing.terminal_style(problem, state)
+
+    def explore(self, problem: BlokusProblem, max_states: int) -> Any:
+        """Placements only add tiles, so goals are final and are not expanded."""
+        from heurist.search.space import explore
+
+        return explore(problem, max_states, expand_goals=False)
 
 
-def load(path: str | Path, options: argparse.Namespace) -> BlokusProblem:
-    """Read a piece file (by path or bundled name) and build the puzzle the options describe."""
-    return problem_from_options(load_pieces(path), options)
+DOMAIN = BlokusDomain()
 
-
-def format_state(problem: BlokusProblem, state) -> str:
-    return problem.draw(state)
-
-
-def format_action(problem: BlokusProblem, action: Placement) -> str:
-    return repr(action)
-
-
-def explore(problem: BlokusProblem, max_states: int):
-    """The start's component for exact distances; placements only add tiles, so goals are final and
-    are not expanded."""
-    from heurist.search.space import explore as explore_breadth_first
-
-    return explore_breadth_first(problem, max_states, expand_goals=False)
-
-
-DOMAIN = Domain(
-    name="blokus",
-    summary="Blokus puzzles (fill, corners, cover) from the HUJI Intro to AI search exercise",
-    heuristics=HEURISTICS,
-    default_heuristic="reach",
-    load=load,
-    format_state=format_state,
-    format_action=format_action,
-    add_arguments=add_arguments,
-    add_generate_arguments=add_generate_arguments,
-    generate=generate,
-    read_solution=read_solution,
-    explore=explore,
-    small_generate_options=("--pieces", "tiny_set_2.txt", "--board-size", "5", "5"),
-    solution_format=SOLUTION_FORMAT,
-    examples=[
-        "heurist solve blokus tiny_set.txt --puzzle fill --board-size 4 7 --algo dfs",
-        "heurist solve blokus tiny_set_2.txt --puzzle corners --board-size 8 8",
-        'heurist solve blokus small_set.txt -s 10 10 -x 3 3 --targets "[(2,2), (5,5), (6,7)]"',
-        "heurist blokus -p small_set.txt -f astar -s 10 10 -H blokus_cover_heuristic -z cover "
-        '-x 3 3 "[(2,2), (5, 5), (6, 7)]"',
-    ],
-)
+load = DOMAIN.load
+"""Read a piece file as a puzzle: ``load("small_set.txt", board_size=(10, 10), targets=[(2, 2)])``."""
 
 __all__ = [
+    "DEFAULT_BOARD_SIZE",
     "DOMAIN",
     "HEURISTICS",
-    "Board",
+    "PUZZLES",
+    "BlokusDomain",
     "BlokusProblem",
+    "Board",
     "CornersProblem",
     "CoverProblem",
     "FillProblem",
@@ -142,5 +205,5 @@ __all__ = [
     "make_problem",
     "mini_contest_search",
     "parse_pieces",
-    "problem_from_options",
+    "problem_from_pieces",
 ]

@@ -13,7 +13,7 @@ lone state is drawn in one tile colour.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from heurist.domains.blokus.model import BlokusProblem
 from heurist.scene import Circle, Line, Rect, Scene, Text
@@ -109,3 +109,11 @@ def draw(problem: BlokusProblem, states: Sequence[tuple], index: int, flip: bool
 
 
 LEGEND = [("start square", START), ("target", TARGET)]
+
+
+_TERMINAL_STYLES = {"#": f"bold {TILE}", "x": f"bold {TARGET}", "X": f"bold white on {TARGET}", "s": f"bold black on {START}"}
+
+
+def terminal_style(problem: BlokusProblem, state: tuple) -> Callable[[int, int, str], str | None]:
+    """Tiles, targets (covered or not) and the start square in the pictures' colours."""
+    return lambda row, col, char: _TERMINAL_STYLES.get(char)

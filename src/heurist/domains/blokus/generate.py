@@ -11,31 +11,13 @@ course's loader ignores.
 
 from __future__ import annotations
 
-import argparse
 import random
 from collections.abc import Iterator
 
 from heurist.domains.blokus.board import Board
 from heurist.domains.blokus.model import CoverProblem
-from heurist.domains.blokus.pieces import INSTANCE_HEADER, format_pieces, load_pieces
+from heurist.domains.blokus.pieces import format_instance, format_pieces, load_pieces
 from heurist.errors import InputError
-
-
-def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--pieces", "-p", default="small_set.txt", metavar="FILE",
-        help="piece file, by path or bundled name (default: %(default)s)",
-    )
-    parser.add_argument(
-        "--board-size", "-s", nargs=2, type=int, default=(10, 10), metavar=("ROWS", "COLS"),
-        help="board size (default: 10 10)",
-    )
-    parser.add_argument(
-        "--start", "-x", nargs=2, type=int, metavar=("ROW", "COL"),
-        help="start square (default: random)",
-    )
-    parser.add_argument("--targets", "-t", type=int, default=3, help="number of targets (default: 3)")
-    parser.add_argument("--legacy-board", action="store_true", help="use the pre-2020 move generator")
 
 
 def generate_instance(
@@ -68,22 +50,19 @@ def generate_instance(
     return format_pieces(pieces), tuple(start), chosen
 
 
-def generate(args: argparse.Namespace) -> Iterator[tuple[str, str]]:
-    rng = random.Random(args.seed)
-    rows, cols = args.board_size
-    for number in range(args.count):
-        text, start, targets = generate_instance(
-            args.pieces, rows, cols, args.start, args.targets, rng, legacy=args.legacy_board
+def generate_files(
+    seed: int, count: int, *, pieces: str = "small_set.txt", board_size: tuple[int, int] = (10, 10),
+    start: tuple[int, int] | None = None, targets: int = 3, legacy_board: bool = False,
+) -> Iterator[tuple[str, str]]:
+    """``count`` random cover instances from ``seed`` as (file name, piece file with instance section)."""
+    rng = random.Random(seed)
+    rows, cols = board_size
+    piece_set = None
+    for number in range(count):
+        _, chosen_start, chosen = generate_instance(pieces, rows, cols, start, targets, rng, legacy=legacy_board)
+        piece_set = piece_set or load_pieces(pieces)
+        text = format_instance(
+            piece_set, "cover", (rows, cols), chosen_start, tuple(chosen),
+            comment=f"seed {seed}, instance {number + 1}; generated from {pieces}",
         )
-        lines = text.rstrip("\n").split("\n")
-        section = [
-            "",
-            INSTANCE_HEADER,
-            f"# seed {args.seed}, instance {number + 1}; generated from {args.pieces}",
-            "puzzle: cover",
-            f"board: {rows} {cols}",
-            f"start: {start[0]} {start[1]}",
-            "targets: [" + ", ".join(f"({r}, {c})" for r, c in targets) + "]",
-        ]
-        name = f"blokus_{rows}x{cols}_seed{args.seed}_{number + 1:03d}.txt"
-        yield name, "\n".join(lines + section) + "\n"
+        yield f"blokus_{rows}x{cols}_seed{seed}_{number + 1:03d}.txt", text

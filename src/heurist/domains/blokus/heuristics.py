@@ -25,7 +25,7 @@ from heurist.search import HeuristicRegistry
 HEURISTICS = HeuristicRegistry("blokus")
 
 
-@HEURISTICS.register("null", aliases=("null_heuristic", "zero"))
+@HEURISTICS.register("zero", aliases=("null", "null_heuristic"))
 def null(state, problem) -> float:
     """h = 0: admissible and consistent, and no help at all."""
     return 0

@@ -298,3 +298,18 @@ def load_pieces(name: str | Path) -> PieceSet:
     """Read a piece file by path or by bundled name."""
     path = resolve_piece_file(name)
     return parse_pieces(read_text(path), name if not Path(name).is_file() else path)
+
+
+def format_instance(
+    pieces: PieceSet, puzzle: str, board_size: tuple[int, int], start: Cell,
+    targets: tuple[Cell, ...] = (), comment: str = "",
+) -> str:
+    """A piece file followed by its instance section, which :func:`parse_instance` reads back."""
+    lines = format_pieces(pieces).rstrip("\n").split("\n")
+    section = ["", INSTANCE_HEADER]
+    if comment:
+        section.append(f"# {comment}")
+    section += [f"puzzle: {puzzle}", f"board: {board_size[0]} {board_size[1]}", f"start: {start[0]} {start[1]}"]
+    if targets:
+        section.append("targets: [" + ", ".join(f"({r}, {c})" for r, c in targets) + "]")
+    return "\n".join(lines + section) + "\n"

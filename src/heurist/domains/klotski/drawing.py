@@ -7,7 +7,7 @@ goal board (CSC384 V3) shows that board beside the current one instead.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from heurist.domains.klotski.board import BIG, HORIZONTAL, SHAPE_NAME, SHAPE_SIZE, SINGLE, VERTICAL
 from heurist.domains.klotski.model import KlotskiProblem
@@ -101,3 +101,13 @@ def draw(problem: KlotskiProblem, states: Sequence[int], index: int, flip: bool 
 
 
 LEGEND = [(SHAPE_NAME[shape], SHAPE_COLOUR[shape]) for shape in (BIG, VERTICAL, HORIZONTAL, SINGLE)]
+
+
+_TERMINAL_SHAPE = {"1": BIG, "^": VERTICAL, "v": VERTICAL, "<": HORIZONTAL, ">": HORIZONTAL, "2": SINGLE}
+
+
+def terminal_style(problem: KlotskiProblem, state: int) -> Callable[[int, int, str], str | None]:
+    """Each piece character of the text board in its shape's colour, as in the pictures."""
+    return lambda row, col, char: (
+        f"bold black on {SHAPE_COLOUR[_TERMINAL_SHAPE[char]]}" if char in _TERMINAL_SHAPE else None
+    )

@@ -221,6 +221,46 @@ def format_board(geometry: Geometry, state: int, notation: str = "chars") -> str
     return "\n".join(board_lines(geometry, state, notation))
 
 
+def format_puzzle(geometry: Geometry, start: int, goal: int | None = None, variant: str = V2) -> str:
+    """An instance file that :func:`parse_puzzle` reads back: V1 input digits, V2 characters,
+    or V3 (the start, a blank line, the goal)."""
+    if variant == V1:
+        return "\n".join(_v1_input_lines(geometry, start)) + "\n"
+    text = format_board(geometry, start) + "\n"
+    if goal is not None:
+        text += "\n" + format_board(geometry, goal) + "\n"
+    return text
+
+
+def _v1_input_lines(geometry: Geometry, state: int) -> list[str]:
+    """V1 input digits: ``1`` the 2x2 piece, ``7`` a 1x1, each 1x2 piece its own digit from 2 to 6."""
+    grid = [["0"] * geometry.width for _ in range(geometry.height)]
+    pairs = iter("23456")
+    for shape, anchor in sorted(geometry.pieces(state), key=lambda piece: piece[1]):
+        if shape in (VERTICAL, HORIZONTAL):
+            mark = next(pairs, None)
+            if mark is None:
+                raise ValueError("V1 files number at most five 1x2 pieces (digits 2-6)")
+        else:
+            mark = "1" if shape == BIG else "7"
+        for cell in iter_bits(geometry.piece_cells[shape][anchor]):
+            r, c = geometry.row_col(cell)
+            grid[r][c] = mark
+    return ["".join(row) for row in grid]
+
+
+def parse_state_lines(lines: list[str], geometry: Geometry, source: str, first_line: int) -> int:
+    """One character board (as :func:`format_board` writes it) of ``geometry``, from line ``first_line``."""
+    rows = [_Row(line.rstrip(), first_line + offset) for offset, line in enumerate(lines)]
+    board_geometry, state = parse_board(rows, "chars", source)
+    if board_geometry != geometry:
+        raise InputError(
+            f"a {board_geometry.width}x{board_geometry.height} board for a "
+            f"{geometry.width}x{geometry.height} instance", source, first_line,
+        )
+    return state
+
+
 def format_solution(geometry: Geometry, states: list[int] | None, variant: str, cost: float | None = None) -> str:
     """The course's output file for a plan (``None``: no solution)."""
     if states is None:

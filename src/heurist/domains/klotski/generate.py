@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import argparse
 import random
 from collections.abc import Iterator
 
@@ -59,7 +58,7 @@ def piece_counts(text: str) -> tuple[int, int, int, int]:
     except ValueError:
         counts = ()
     if len(counts) != 4 or min(counts) < 0:
-        raise argparse.ArgumentTypeError("expected four counts B,V,H,S (2x2, vertical, horizontal, 1x1), e.g. 1,1,0,2")
+        raise ValueError("expected four counts B,V,H,S (2x2, vertical, horizontal, 1x1), e.g. 1,1,0,2")
     return counts  # type: ignore[return-value]
 
 

@@ -36,6 +36,7 @@ class KlotskiProblem:
         metric: str = "step",
         name: str = "klotski",
         symmetry: bool = False,
+        variant: str = "v2",
     ):
         if metric not in METRICS:
             raise ValueError(f"unknown move metric {metric!r}; choose one of {', '.join(METRICS)}")
@@ -44,6 +45,7 @@ class KlotskiProblem:
         self.goal_state = goal
         self.metric = metric
         self.name = name
+        self.variant = variant  # the CSC384 format it was read from: its outputs follow it
         self.moves = self.successors = geometry.successor_function(metric)
         self.tables: dict[str, Any] = {}  # per-problem heuristic tables, built on demand
         if goal is None:
@@ -107,8 +109,14 @@ class KlotskiProblem:
 
     def with_metric(self, metric: str) -> KlotskiProblem:
         return KlotskiProblem(
-            self.geometry, self.start, self.goal_state, metric, self.name, self.symmetry
+            self.geometry, self.start, self.goal_state, metric, self.name, self.symmetry, self.variant
         )
+
+    def without_symmetry(self) -> KlotskiProblem:
+        """The same instance searched over real boards (no mirror reduction)."""
+        if not self.symmetry:
+            return self
+        return KlotskiProblem(self.geometry, self.start, self.goal_state, self.metric, self.name, False, self.variant)
 
     def first_illegal_step(self, states: list[int]) -> int | None:
         """Replay a sequence of states: the 1-based number of the first step that is not

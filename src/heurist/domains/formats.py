@@ -1,0 +1,185 @@
+"""heurist's own solution formats, for every domain: ``heurist solve``'s text and JSON output.
+
+Each writer sits beside its reader, so that whatever ``heurist solve``
+prints, ``heurist validate`` and ``heurist render --plan`` read back:
+
+* **text**: ``start:`` and the start drawn by ``Domain.format_state``, then
+  per move ``move N: ACTION`` and the state after it, each followed by a
+  blank line; then the statistics (``status: ...``, ``cost: ...``...). With
+  ``--quiet`` only the statistics are printed, which say whether a plan
+  exists but not which.
+* **json**: one document with the outcome, ``plan`` (per step the
+  ``action`` and the ``state`` as text) and ``statistics``.
+
+A plan is read back by its states where the domain can parse them
+(``Domain.parse_state``), else by its actions (``Domain.parse_action``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from heurist.errors import InputError
+from heurist.search import SearchResult
+from heurist.search.solutions import Solution
+from heurist.search.statistics import format_statistics, result_as_json
+
+if TYPE_CHECKING:
+    from heurist.domains import Domain, SolutionFormat
+
+_MOVE_HEADER = re.compile(r"^move (\d+): (.*)$")
+_STATUS = re.compile(r"^status: (solved|unsolvable|limit reached)\b")
+_COST = re.compile(r"^cost: (\S+)$")
+
+
+# ----- text --------------------------------------------------------------------------------------
+
+def plan_steps(domain: Domain, problem: Any, result: SearchResult) -> Iterator[tuple[str, Any]]:
+    """(header, state) of each step of a solved result: ``start:``, then ``move N: ACTION``."""
+    for step, state in enumerate(result.states):
+        if step == 0:
+            yield "start:", state
+        else:
+            yield f"move {step}: {domain.format_action(problem, result.actions[step - 1])}", state
+
+
+def write_text(domain: Domain, problem: Any, result: SearchResult, *, quiet: bool = False, **_: Any) -> str:
+    """``heurist solve``'s text output: the plan's states (unless ``quiet``), then the statistics."""
+    blocks = []
+    if result.solved and not quiet:
+        for header, state in plan_steps(domain, problem, result):
+            blocks.append(f"{header}\n{domain.format_state(problem, state)}\n")
+    blocks.append(format_statistics(result))
+    return "\n".join(blocks) + "\n"
+
+
+def looks_like_text(text: str) -> bool:
+    return any(_STATUS.match(line) for line in text.splitlines()) or text.lstrip().startswith("start:")
+
+
+def read_text(domain: Domain, text: str, problem: Any, source: str) -> Solution:
+    """``heurist solve``'s text output read back (see :func:`write_text`)."""
+    lines = text.splitlines()
+    stated_cost = stated_line = None
+    status = None
+    headers: list[tuple[int, str]] = []  # (line number, action text or "" for the start)
+    for number, line in enumerate(lines, start=1):
+        if line == "start:":
+            headers.append((number, ""))
+        elif match := _MOVE_HEADER.match(line):
+            if int(match.group(1)) != len(headers):
+                raise InputError(f"expected move {len(headers)}, got move {match.group(1)}", source, number)
+            headers.append((number, match.group(2)))
+        elif match := _STATUS.match(line):
+            status = match.group(1)
+        elif (match := _COST.match(line)) and status == "solved":
+            try:
+                stated_cost, stated_line = float(match.group(1)), number
+            except ValueError:
+                raise InputError("expected 'cost: N' with a number N", source, number) from None
+    if status == "unsolvable" and not headers:
+        return Solution(source, "text", unsolvable=True)
+    if not headers:
+        why = f"status: {status}" if status else "no 'start:' line"
+        raise InputError(f"the file holds no plan ({why})", source, max(1, len(lines)))
+    if headers[0][1] != "" or any(action == "" for _, action in headers[1:]):
+        raise InputError("expected 'start:' first, then 'move N: ...' lines", source, headers[0][0])
+    if domain.reads_states:
+        states, starts = [], []
+        for index, (number, _) in enumerate(headers):
+            end = headers[index + 1][0] - 1 if index + 1 < len(headers) else len(lines)
+            body = lines[number:end]
+            while body and not body[-1].strip():
+                body.pop()
+            if index + 1 == len(headers):  # the statistics follow the last state after a blank line
+                blank = next((i for i, row in enumerate(body) if not row.strip()), len(body))
+                body = body[:blank]
+            if not body:
+                raise InputError("expected the state after this line", source, number)
+            states.append(domain.parse_state(problem, body, source, number + 1))
+            starts.append(number)
+        return Solution(source, "text", states=states, lines=starts,
+                        stated_cost=stated_cost, stated_cost_line=stated_line)
+    moves = [domain.parse_action(problem, action, source, number) for number, action in headers[1:]]
+    return Solution(source, "text", moves=moves, lines=[number for number, _ in headers[1:]],
+                    stated_cost=stated_cost, stated_cost_line=stated_line)
+
+
+# ----- JSON --------------------------------------------------------------------------------------
+
+def write_json(domain: Domain, problem: Any, result: SearchResult, **context: Any) -> str:
+    """``heurist solve --format json``: ``context`` (domain, instance, heuristic), outcome, plan, statistics."""
+    plan = [
+        {"step": step, "action": domain.format_action(problem, result.actions[step - 1]) if step else None,
+         "state": domain.format_state(problem, state)}
+        for step, state in enumerate(result.states)
+    ] if result.solved else []
+    return result_as_json(result, plan, **{"domain": domain.name, **context})
+
+
+def looks_like_json(text: str) -> bool:
+    return text.lstrip().startswith("{")
+
+
+def read_json(domain: Domain, text: str, problem: Any, source: str) -> Solution:
+    """``heurist solve --format json`` read back (see :func:`write_json`)."""
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(f"not valid JSON: {error.msg}", source, error.lineno) from None
+    if not isinstance(document, dict):
+        raise InputError("expected a JSON object", source, 1)
+    other = document.get("domain")
+    if other not in (None, domain.name):
+        raise InputError(f"a {other} solution, not a {domain.name} one", source, 1)
+    status = document.get("status")
+    plan = document.get("plan")
+    if status == "unsolvable":
+        return Solution(source, "json", unsolvable=True)
+    if status != "solved" or not isinstance(plan, list) or not plan:
+        raise InputError(f"the file holds no plan (status: {status})", source, 1)
+    cost = document.get("cost")
+    stated = float(cost) if isinstance(cost, (int, float)) else None
+    for index, step in enumerate(plan):
+        if not isinstance(step, dict) or step.get("step") != index:
+            raise InputError(f"plan entry {index} is not step {index} with an action and a state", source, 1)
+    if domain.reads_states:
+        states = []
+        for step in plan:
+            if not isinstance(step.get("state"), str):
+                raise InputError(f"plan step {step['step']} has no state text", source, 1)
+            states.append(domain.parse_state(problem, step["state"].split("\n"), f"{source} step {step['step']}", 1))
+        return Solution(source, "json", states=states, lines=[1] * len(states), stated_cost=stated,
+                        stated_cost_line=1 if stated is not None else None)
+    moves = []
+    for step in plan[1:]:
+        if not isinstance(step.get("action"), str):
+            raise InputError(f"plan step {step['step']} has no action", source, 1)
+        moves.append(domain.parse_action(problem, step["action"], f"{source} step {step['step']}", 1))
+    return Solution(source, "json", moves=moves, lines=[1] * len(moves), stated_cost=stated,
+                    stated_cost_line=1 if stated is not None else None)
+
+
+def text_format(domain: Domain) -> SolutionFormat:
+    from heurist.domains import SolutionFormat
+
+    return SolutionFormat(
+        "text", "'heurist solve' output ('start:', 'move N: ...' with the states, the statistics)",
+        write=lambda problem, result, **context: write_text(domain, problem, result, **context),
+        read=lambda text, problem, source: read_text(domain, text, problem, source),
+        detect=looks_like_text,
+    )
+
+
+def json_format(domain: Domain) -> SolutionFormat:
+    from heurist.domains import SolutionFormat
+
+    return SolutionFormat(
+        "json", "'heurist solve --format json' output",
+        write=lambda problem, result, **context: write_json(domain, problem, result, **context),
+        read=lambda text, problem, source: read_json(domain, text, problem, source),
+        detect=looks_like_json,
+    )
