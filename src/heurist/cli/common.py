@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Iterable
 from typing import Any
 
+from heurist.domains import Domain, Option
 from heurist.errors import InputError
 from heurist.search import ALGORITHMS, Limits, SearchResult, Status, search
 from heurist.search.heuristics import HeuristicRegistry
@@ -79,6 +80,68 @@ def run_search(problem: Any, args: argparse.Namespace, heuristics: HeuristicRegi
     return search(problem, args.algo, heuristic, weight=args.weight, limits=limits_from(args))
 
 
+def add_domain_options(parser: argparse.ArgumentParser, domain: Domain, *, search_only: bool = True,
+                       title: str | None = None) -> None:
+    """The domain's declared instance options as arguments; ``search_only=False`` leaves those out."""
+    add_option_arguments(parser, domain.options, title or f"{domain.name} instance",
+                         skip=() if search_only else tuple(o.name for o in domain.options if o.search_only))
+
+
+def add_option_arguments(parser: argparse.ArgumentParser, options: Iterable[Option], title: str,
+                         skip: tuple[str, ...] = ()) -> None:
+    """Declared :class:`~heurist.domains.Option` records as argparse arguments (defaults left to the domain)."""
+    options = [option for option in options if option.name not in skip]
+    if not options:
+        return
+    group = parser.add_argument_group(title)
+    for option in options:
+        spellings = [option.flag, *option.flags]
+        if option.nargs == 0:
+            group.add_argument(*spellings, dest=option.name, action=argparse.BooleanOptionalAction,
+                               default=None, help=option.help)
+            continue
+        group.add_argument(
+            *spellings, dest=option.name, type=_word_converter(option), default=None, help=option.help,
+            choices=option.choices, metavar=option.metavar, nargs=option.nargs if option.nargs > 1 else None,
+        )
+
+
+def _word_converter(option: Option):
+    def convert(word: str) -> Any:
+        try:
+            return option.convert_word(word)
+        except InputError as error:
+            raise argparse.ArgumentTypeError(error.message) from None
+
+    convert.__name__ = option.name
+    return convert
+
+
+def option_values(args: argparse.Namespace, options: Iterable[Option]) -> dict[str, Any]:
+    """The keyword values of the declared options the command line gave (the rest keep the domain's defaults)."""
+    values = {}
+    for option in options:
+        value = getattr(args, option.name, None)
+        if value is not None:
+            values[option.name] = list(value) if option.nargs > 1 else value
+    return values
+
+
+def domain_examples_epilog(command: str, domains: Iterable[Domain]) -> str:
+    """A command's help epilog: the first example of each domain, and where the others are."""
+    firsts = [f"  {domain.examples[command][0]}" for domain in domains if domain.examples.get(command)]
+    return (
+        "examples:\n" + "\n".join(firsts)
+        + f"\n\n'heurist {command} DOMAIN --help' lists the domain's options, with more examples."
+    )
+
+
+def domain_examples(domain: Domain, command: str) -> str:
+    """The ``examples:`` block of a domain's help for ``command`` (empty when it has none)."""
+    lines = domain.examples.get(command, [])
+    return "examples:\n" + "".join(f"  {line}\n" for line in lines) + "\n" if lines else ""
+
+
 def _positive_int(text: str) -> int:
     value = int(text)
     if value <= 0:
@@ -91,18 +154,6 @@ def _positive_float(text: str) -> float:
     if value <= 0:
         raise argparse.ArgumentTypeError("must be positive")
     return value
-
-
-def domain_examples_epilog(command: str, blocks: Iterable[str]) -> str:
-    """A command's help epilog: the first of each domain's examples, and where the others are.
-
-    ``blocks`` are the per-domain ``examples:`` texts of the command's domain subparsers.
-    """
-    firsts = [block.splitlines()[1] for block in blocks if block.count("\n") >= 1]
-    return (
-        "examples:\n" + "\n".join(firsts)
-        + f"\n\n'heurist {command} DOMAIN --help' lists the domain's options, with more examples."
-    )
 
 
 RENDER_HELP = (
@@ -130,7 +181,7 @@ def check_render_target(args: argparse.Namespace) -> None:
 
 
 def render_result(
-    domain_name: str,
+    domain: Domain,
     problem: Any,
     result: SearchResult,
     args: argparse.Namespace,
@@ -144,17 +195,14 @@ def render_result(
         return
     from heurist.render import render_plan  # imported here: Pillow is only needed for pictures
 
-    if result.solved:
-        states = result.states
-    else:  # the start, as a real state even when the search ran over symmetry representatives
-        unfold = getattr(problem, "unfold_plan", None)
-        states = unfold([problem.initial_state])[1] if unfold else [problem.initial_state]
+    states = result.states if result.solved else [domain.plain(problem).initial_state]
     render_plan(
-        domain_name,
+        domain,
         problem,
         states,
         result.statistics,
         args.render,
+        actions=result.actions if result.solved else [],
         heuristic=heuristic,
         optimal=optimal and result.solved,
         flip=getattr(args, "flip", False),

@@ -1,18 +1,26 @@
-"""``heurist solve DOMAIN FILE``: solve one instance and print the plan and statistics."""
+"""``heurist solve DOMAIN FILE``: solve one instance and print the plan and statistics.
+
+The output is the domain's ``text`` or ``json`` solution format
+(:mod:`heurist.domains.formats`), which ``heurist validate`` and
+``heurist render --plan`` read back.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from heurist.cli.common import (
     EXIT_BY_STATUS,
     EXIT_STATUS_HELP,
+    add_domain_options,
     add_render_arguments,
     add_search_arguments,
     check_render_target,
+    domain_examples,
     format_statistics,
+    option_values,
     render_result,
-    result_as_json,
     run_search,
 )
 from heurist.domains import Domain, all_domains
@@ -22,7 +30,7 @@ ORDER = 10
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     domains_list = all_domains()
-    examples = "\n".join(f"  {line}" for domain in domains_list for line in domain.examples[:1])
+    examples = "\n".join(f"  {domain.examples['solve'][0]}" for domain in domains_list if domain.examples.get("solve"))
     parser = subparsers.add_parser(
         "solve",
         help="solve one puzzle instance and print the plan and statistics",
@@ -33,56 +41,53 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     domains = parser.add_subparsers(dest="domain", metavar="DOMAIN", required=True)
     for domain in domains_list:
-        examples = "\n".join(f"  {line}" for line in domain.examples)
         sub = domains.add_parser(
             domain.name,
             help=domain.summary,
             description=domain.summary,
             formatter_class=argparse.RawDescriptionHelpFormatter,
-            epilog=(f"examples:\n{examples}\n\n" if examples else "") + EXIT_STATUS_HELP,
+            epilog=domain_examples(domain, "solve") + EXIT_STATUS_HELP,
         )
         sub.add_argument("file", metavar="FILE", help="instance file")
-        domain.add_arguments(sub)
+        add_domain_options(sub, domain)
         add_search_arguments(sub, domain.heuristics, domain.default_heuristic)
         sub.add_argument(
             "--format", choices=["text", "json"], default="text", help="output format (default: text)"
         )
         sub.add_argument("--quiet", "-q", action="store_true", help="print the statistics only")
-        add_render_arguments(sub, flip=domain.name == "blokus")
+        add_render_arguments(sub, flip=domain.flips)
         sub.set_defaults(handler=lambda args, domain=domain: solve(domain, args))
 
 
 def solve(domain: Domain, args: argparse.Namespace) -> int:
     check_render_target(args)
-    problem = domain.load(args.file, args)
-    heuristics = getattr(problem, "heuristics", domain.heuristics)
-    result = run_search(problem, args, heuristics)
+    problem = domain.load(args.file, **option_values(args, domain.options))
+    result = run_search(problem, args, domain.heuristics)
     render_result(
-        domain.name,
+        domain,
         problem,
         result,
         args,
         title=f"{domain.name}: {args.file}",
-        heuristic=heuristics.resolve(args.heuristic) if args.render else None,
+        heuristic=domain.heuristics.resolve(args.heuristic) if args.render else None,
         optimal=args.algo == "ucs",
     )
     if args.format == "json":
-        plan = [
-            {"step": i + 1, "action": domain.format_action(problem, action)}
-            for i, action in enumerate(result.actions)
-        ]
-        print(result_as_json(result, plan, domain=domain.name, instance=str(args.file), heuristic=args.heuristic))
-        return EXIT_BY_STATUS[result.status]
-    if result.solved and not args.quiet:
-        from heurist.render.terminal import print_state  # imported here: only plans need it
-
-        for step, state in enumerate(result.states):
-            if step == 0:
-                print("start:")
-            else:
-                print(f"move {step}: {domain.format_action(problem, result.actions[step - 1])}")
-            print_state(domain.name, problem, state)
-            print()
-    print(format_statistics(result))
+        print(domain.write_solution(problem, result, "json", instance=str(args.file), heuristic=args.heuristic))
+    elif sys.stdout.isatty() and result.solved and not args.quiet:
+        _print_coloured(domain, problem, result)
+    else:
+        print(domain.write_solution(problem, result, "text", quiet=args.quiet), end="")
     return EXIT_BY_STATUS[result.status]
 
+
+def _print_coloured(domain: Domain, problem, result) -> None:
+    """The text format, its boards coloured as in the pictures (a terminal only)."""
+    from heurist.domains.formats import plan_steps
+    from heurist.render.terminal import print_state  # imported here: only terminals need it
+
+    for header, state in plan_steps(domain, problem, result):
+        print(header)
+        print_state(domain, problem, state)
+        print()
+    print(format_statistics(result))

@@ -7,16 +7,14 @@
   so far, the search statistics and, when given a heuristic, h and h*
   along the path.
 
-The format follows the file's extension. Each domain has a drawer module
-(:mod:`.klotski`, :mod:`.blocksworld`, :mod:`.blokus`) turning a state of a
-plan into a :class:`~heurist.scene.Scene`; :mod:`.scene` writes
-scenes as SVG or rasterises them with Pillow, so every format shows the same
-picture.
+The format follows the file's extension. Each domain draws a state of a
+plan as a :class:`~heurist.scene.Scene` (``Domain.draw``);
+:func:`heurist.scene.to_svg` writes scenes as SVG and :mod:`.raster`
+rasterises them with Pillow, so every format shows the same picture.
 """
 
 from __future__ import annotations
 
-import importlib
 import io
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -24,7 +22,7 @@ from typing import Any
 
 from PIL import Image
 
-from heurist.domains import get_domain
+from heurist.domains import Domain
 from heurist.errors import InputError
 from heurist.files import write_atomically
 from heurist.render.raster import to_image
@@ -35,18 +33,6 @@ FORMATS = (".svg", ".png", ".gif", ".html")
 MOVE_MILLISECONDS = 500
 """How long each GIF frame shows; the last frame stays :data:`FINAL_MILLISECONDS`."""
 FINAL_MILLISECONDS = 2500
-
-
-def drawer(domain_name: str):
-    """The drawer module of a domain: ``draw(problem, states, index, flip)`` and ``LEGEND``."""
-    get_domain(domain_name)  # an unknown domain is an input error naming the choices
-    try:
-        module = importlib.import_module(f"heurist.domains.{domain_name}.drawing")
-    except ModuleNotFoundError:
-        module = None
-    if not hasattr(module, "draw"):
-        raise InputError(f"no pictures for the {domain_name} domain yet", domain_name)
-    return module
 
 
 def output_format(path: str | Path) -> str:
@@ -62,25 +48,18 @@ def output_format(path: str | Path) -> str:
     return suffix
 
 
-def replay_steps(problem: Any, states: Sequence[Any], source: str = "plan") -> list[tuple[Any, float]]:
-    """(action, cost) of each step of ``states``, found among the problem's successors.
+def replay_steps(domain: Domain, problem: Any, states: Sequence[Any], source: str = "plan") -> list[tuple[Any, float]]:
+    """(action, cost) of each step of ``states``, found among the real moves (``Domain.step``).
 
     This both recovers what a list of states leaves out and checks the plan:
     a step that is not one legal move is an :class:`InputError` naming it.
-    A problem searching over representatives of symmetric states (Klotski's
-    mirror reduction) keeps its unreduced move generator as ``moves``, which
-    is the one that leads from real board to real board.
     """
-    counter = getattr(problem, "expanded", None)  # some problems count successor calls
-    successors = getattr(problem, "moves", None) or problem.successors
     steps = []
     for number, (before, after) in enumerate(zip(states, states[1:]), start=1):
-        step = next(((action, cost) for action, child, cost in successors(before) if child == after), None)
+        step = domain.step(problem, before, after)
         if step is None:
             raise InputError(f"step {number} of the plan is not one legal move", source)
         steps.append(step)
-    if counter is not None:
-        problem.expanded = counter
     return steps
 
 
@@ -100,17 +79,13 @@ def statistics_rows(statistics: Any) -> list[tuple[str, Any]]:
     return rows
 
 
-def scene_of(domain_name: str, problem: Any, states: Sequence[Any], index: int, flip: bool = False) -> Scene:
-    return drawer(domain_name).draw(problem, states, index, flip)
-
-
-def render_state(domain_name: str, problem: Any, state: Any, path: str | Path, *, flip: bool = False) -> None:
+def render_state(domain: Domain, problem: Any, state: Any, path: str | Path, *, flip: bool = False) -> None:
     """Draw one state as ``.svg`` or ``.png`` (``.gif``/``.html``: a one-frame replay)."""
-    render_plan(domain_name, problem, [state], None, path, flip=flip)
+    render_plan(domain, problem, [state], None, path, flip=flip)
 
 
 def render_plan(
-    domain_name: str,
+    domain: Domain,
     problem: Any,
     states: Sequence[Any],
     statistics: Any,
@@ -137,13 +112,8 @@ def render_plan(
     suffix = output_format(path)
     if not states:
         raise InputError("there is no plan to draw (no states)", path)
-    domain = get_domain(domain_name)
-    module = drawer(domain_name)
-    normalise = getattr(module, "problem_state", None)  # e.g. Blokus strategies' extra bookkeeping
-    if normalise is not None:
-        states = [normalise(state) for state in states]
     if actions is None or step_costs is None:
-        steps = replay_steps(problem, states)
+        steps = replay_steps(domain, problem, states)
         actions = [action for action, _ in steps] if actions is None else actions
         step_costs = [cost for _, cost in steps] if step_costs is None else step_costs
     costs = [0.0]
@@ -158,7 +128,7 @@ def render_plan(
         return [f"move {index} of {last}, cost {_number(costs[index])}", described[index - 1]]
 
     def frame_scene(index: int) -> Scene:
-        scene = module.draw(problem, states, index, flip)
+        scene = domain.draw(problem, states, index, flip=flip)
         lines = caption(index)
         return with_caption(scene, lines) if lines else scene
 
@@ -171,7 +141,7 @@ def render_plan(
         h_values = _h_values(heuristic, problem, states)
         frames = [
             Frame(
-                svg=to_svg(module.draw(problem, states, index, flip)),
+                svg=to_svg(domain.draw(problem, states, index, flip=flip)),
                 text=domain.format_state(problem, state),
                 action=described[index - 1] if index else "",
                 cost=costs[index],
@@ -181,8 +151,8 @@ def render_plan(
             )
             for index, state in enumerate(states)
         ]
-        name = title or f"{domain_name}: {getattr(problem, 'name', '') or 'plan'}"
-        data = build_viewer(name, frames, statistics_rows(statistics), module.LEGEND, costs[-1]).encode()
+        name = title or f"{domain.name}: plan"
+        data = build_viewer(name, frames, statistics_rows(statistics), list(domain.legend), costs[-1]).encode()
     write_atomically(path, data)
 
 
@@ -232,4 +202,4 @@ def _gif_bytes(scenes: Sequence[Scene], frame_milliseconds: int = MOVE_MILLISECO
     return buffer.getvalue()
 
 
-__all__ = ["FORMATS", "render_plan", "render_state", "replay_steps", "scene_of"]
+__all__ = ["FORMATS", "output_format", "render_plan", "render_state", "replay_steps"]
