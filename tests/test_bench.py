@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import csv
 import json
 import shutil
@@ -18,13 +19,18 @@ from heurist.bench.planners import (
     parse_pyperplan,
     pyperplan_available,
 )
-from heurist.bench.runs import Config, Settings, Task, execute
+from heurist.bench.report import csv_text, json_text
+from heurist.bench.runs import execute
+from heurist.bench.schema import Config, RunStatus, Settings, Task
 from heurist.bench.suites import SUITES, GeneratedSpec, Instance, suite_instances
 from heurist.cli.main import main
 from heurist.domains import get_domain
 from heurist.errors import InputError
+from heurist.search import Status
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "data"
+BENCH = ROOT / "src" / "heurist" / "bench"
 TIMES = ("search_time", "total_time", "wall_time", "memory")
 
 
@@ -306,3 +312,73 @@ def test_bench_command_on_a_dask_scheduler_writes_the_local_results(tmp_path):
             return strip_times(list(csv.DictReader(stream)))
 
     assert rows("dask") == rows("local") and len(rows("local")) == 4
+
+
+def test_row_statuses_are_run_status_values_written_as_plain_strings(tmp_path):
+    assert {status.value for status in Status} <= {status.value for status in RunStatus}
+    instance = Instance("bw-tamu", "blocksworld", "probA03.bwp", str(DATA / "blocksworld" / "probA03.bwp"))
+    hard = Instance("bw-tamu", "blocksworld", "probB20.bwp", str(DATA / "blocksworld" / "probB20.bwp"))
+    missing = Instance("bw-tamu", "blocksworld", "none.bwp", str(tmp_path / "none.bwp"))
+    rows = [
+        execute(Task(0, instance, Config("astar", "deadlock")), Settings()),
+        execute(Task(1, hard, Config("astar", "h0")), Settings(max_expansions=10, kill_after=60)),
+        execute(Task(2, missing, Config("astar", "deadlock")), Settings()),
+    ]
+    assert [row["status"] for row in rows] == [RunStatus.SOLVED, RunStatus.LIMIT_REACHED, RunStatus.CRASHED]
+    parsed = [parse_fast_downward(FD_LOG, code) for code in (0, 11, 12, 22, 31)]
+    parsed += [parse_pyperplan(PYPERPLAN_LOG, 0), parse_pyperplan("", 1)]
+    values = {status.value for status in RunStatus}
+    for row in rows + parsed:  # plain strings: json, csv and a resumed runs.jsonl see the same text
+        assert type(row["status"]) is str and row["status"] in values, row
+    assert "RunStatus" not in csv_text(rows) + json_text(rows, {})
+    assert [json.loads(json.dumps(row))["status"] for row in rows] == ["solved", "limit reached", "crashed"]
+
+
+def test_status_literals_are_written_only_in_the_schema():
+    values = {status.value for status in RunStatus}
+    for path in [*BENCH.glob("*.py"), ROOT / "src" / "heurist" / "cli" / "bench.py"]:
+        if path.name == "schema.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Constant) and node.value in values:
+                pytest.fail(f"{path.name}:{node.lineno}: status {node.value!r} spelt out; use RunStatus")
+
+
+def bench_imports() -> dict[str, set[str]]:
+    """The bench modules each bench module imports, anywhere in it (TYPE_CHECKING blocks and
+    functions included); ``__init__`` stands for the package when it is imported by name."""
+    modules = {path.stem for path in BENCH.glob("*.py")}
+
+    def local(name: str) -> str | None:
+        if name == "heurist.bench":
+            return "__init__"
+        parts = name.split(".")
+        return parts[2] if parts[:2] == ["heurist", "bench"] and parts[2] in modules else None
+
+    graph: dict[str, set[str]] = {}
+    for path in BENCH.glob("*.py"):
+        targets = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                targets |= {local(alias.name) for alias in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:  # relative: only one level up stays in the package
+                    base = "heurist.bench" + (f".{base}" if base else "") if node.level == 1 else "heurist"
+                targets.add(local(base))
+                targets |= {local(f"{base}.{alias.name}") for alias in node.names}
+        graph[path.stem] = targets - {None, path.stem}
+    return graph
+
+
+def test_bench_modules_form_no_import_cycle():
+    graph = bench_imports()
+    assert graph["schema"] <= {"suites"} and "runs" not in graph["planners"]
+
+    def visit(module: str, path: list[str]) -> None:
+        for target in sorted(graph[module]):
+            assert target not in path, "import cycle: " + " -> ".join([*path, target])
+            visit(target, [*path, target])
+
+    for module in graph:
+        visit(module, [module])

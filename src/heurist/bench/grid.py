@@ -15,7 +15,8 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
-from heurist.bench.runs import INTERRUPTED, Config, Settings, Task, execute
+from heurist.bench.runs import execute
+from heurist.bench.schema import Config, RunStatus, Settings, Task
 from heurist.bench.suites import Instance
 from heurist.domains import get_domain
 from heurist.errors import InputError
@@ -241,7 +242,7 @@ def run_grid(
         else:
             finished = run_local(pending, settings, jobs or os.cpu_count() or 1)
         for task, row in finished:
-            if row.get("status") == INTERRUPTED:
+            if row.get("status") == RunStatus.INTERRUPTED:
                 continue
             log.append(row)
             rows.append(row)

@@ -37,12 +37,10 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from heurist.bench.schema import RunStatus, Settings, Task, empty_row
 from heurist.errors import InputError
-
-if TYPE_CHECKING:
-    from heurist.bench.runs import Settings, Task
 
 INSTALL_HINT = "install the planners with: pip install 'heurist[planners]' (up-fast-downward and pyperplan)"
 
@@ -169,21 +167,22 @@ def parse_fast_downward(log: str, exit_code: int) -> dict[str, Any]:
     }
     if exit_code in (0, 1, 2, 3):  # 1-3: a plan was found before a limit ended an anytime search
         cost = _number(r"\] Plan cost: (\d+)", log)
-        row.update(status="solved", coverage=1, cost=cost, plan_length=_number(r"\] Plan length: (\d+) step", log))
+        length = _number(r"\] Plan length: (\d+) step", log)
+        row.update(status=RunStatus.SOLVED.value, coverage=1, cost=cost, plan_length=length)
     elif exit_code in (10, 11):
-        row.update(status="unsolvable")
+        row.update(status=RunStatus.UNSOLVABLE.value)
     elif exit_code == 12:
-        row.update(status="unsolved", error="search incomplete: no plan found")
+        row.update(status=RunStatus.UNSOLVED.value, error="search incomplete: no plan found")
     elif exit_code in (20, 22):
-        row.update(status="limit reached", limit="memory")
+        row.update(status=RunStatus.LIMIT_REACHED.value, limit="memory")
     elif exit_code in (21, 23):
-        row.update(status="limit reached", limit="time")
+        row.update(status=RunStatus.LIMIT_REACHED.value, limit="time")
     elif exit_code == 24:
-        row.update(status="limit reached", limit="memory and time")
+        row.update(status=RunStatus.LIMIT_REACHED.value, limit="memory and time")
     elif exit_code in _CPU_LIMIT_SIGNALS:  # a component (often the translator) killed at the CPU limit
-        row.update(status="limit reached", limit="time")
+        row.update(status=RunStatus.LIMIT_REACHED.value, limit="time")
     else:
-        row.update(status="crashed", error=f"exit code {exit_code}: {_failure_line(log)}")
+        row.update(status=RunStatus.CRASHED.value, error=f"exit code {exit_code}: {_failure_line(log)}")
     return row
 
 
@@ -206,16 +205,16 @@ def parse_pyperplan(log: str, exit_code: int) -> dict[str, Any]:
         "search_time": _number(r"Search time: ([\d.e+-]+)", log, float),
     }
     if exit_code in _CPU_LIMIT_SIGNALS:  # the CPU-time limit set by run_planner
-        row.update(status="limit reached", limit="time")
+        row.update(status=RunStatus.LIMIT_REACHED.value, limit="time")
     elif exit_code != 0:
-        row.update(status="crashed", error=f"exit code {exit_code}: {_failure_line(log)}")
+        row.update(status=RunStatus.CRASHED.value, error=f"exit code {exit_code}: {_failure_line(log)}")
     elif "Plan length:" in log:
         length = _number(r"Plan length: (\d+)", log)
-        row.update(status="solved", coverage=1, cost=length, plan_length=length)
+        row.update(status=RunStatus.SOLVED.value, coverage=1, cost=length, plan_length=length)
     elif "No solution could be found" in log:
-        row.update(status="unsolvable")
+        row.update(status=RunStatus.UNSOLVABLE.value)
     else:
-        row.update(status="crashed", error="no plan and no verdict in the log")
+        row.update(status=RunStatus.CRASHED.value, error="no plan and no verdict in the log")
     return row
 
 
@@ -238,13 +237,11 @@ def _resource_limiter(time_limit: float | None, megabytes: float | None):
 
 def run_planner(task: Task, settings: Settings) -> dict[str, Any]:
     """Export the task's instance to PDDL, run the planner in a fresh directory, parse its log."""
-    from heurist.bench.runs import CRASHED, KILLED, empty_row
-
     planner = PLANNERS[task.config.planner]
     row = empty_row(task, settings)
     export = pddl_exporter(task.instance.domain)
     if export is None:
-        row.update(status=CRASHED, error=f"no PDDL export for {task.instance.domain}")
+        row.update(status=RunStatus.CRASHED.value, error=f"no PDDL export for {task.instance.domain}")
         return row
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="heurist-planner-") as directory:
@@ -264,7 +261,8 @@ def run_planner(task: Task, settings: Settings) -> dict[str, Any]:
                 preexec_fn=limiter, env={**os.environ, "PYTHONHASHSEED": "0"},
             )
         except subprocess.TimeoutExpired:
-            row.update(status=KILLED, error=f"no result after {settings.kill_after:g} s wall-clock; killed")
+            error = f"no result after {settings.kill_after:g} s wall-clock; killed"
+            row.update(status=RunStatus.KILLED.value, error=error)
             row["wall_time"] = round(time.perf_counter() - started, 4)
             return row
     log = completed.stdout + completed.stderr
@@ -273,8 +271,8 @@ def run_planner(task: Task, settings: Settings) -> dict[str, Any]:
         exit_code = 0 if "Plan length:" in log else exit_code  # killed after it had finished
     parse = parse_fast_downward if planner.program == "fd" else parse_pyperplan
     row.update({key: value for key, value in parse(log, exit_code).items() if value is not None})
-    if planner.program == "pyperplan" and row["status"] == "crashed" and "MemoryError" in log:
-        row.update(status="limit reached", limit="memory", error=None)
+    if planner.program == "pyperplan" and row["status"] == RunStatus.CRASHED and "MemoryError" in log:
+        row.update(status=RunStatus.LIMIT_REACHED.value, limit="memory", error=None)
     row["wall_time"] = round(time.perf_counter() - started, 4)
     if row.get("total_time") is None:
         row["total_time"] = row["wall_time"]

@@ -20,14 +20,14 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from heurist.bench.runs import ROW_FIELDS
+from heurist.bench.schema import ROW_FIELDS, RunStatus
 from heurist.files import write_atomically
 
 Row = dict[str, Any]
 
 
 def csv_text(rows: list[Row]) -> str:
-    """One line per run, the columns of :data:`~heurist.bench.runs.ROW_FIELDS`; empty for none."""
+    """One line per run, the columns of :data:`~heurist.bench.schema.ROW_FIELDS`; empty for none."""
     stream = io.StringIO()
     writer = csv.DictWriter(stream, fieldnames=ROW_FIELDS, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
@@ -58,7 +58,7 @@ def best_costs(rows: list[Row]) -> dict[tuple[str, str], float]:
 
     best: dict[tuple[str, str], float] = {}
     for row in rows:
-        if row.get("status") != "solved" or row.get("cost") is None:
+        if row.get("status") != RunStatus.SOLVED or row.get("cost") is None:
             continue
         planner = PLANNERS.get(row["config"])
         optimal = planner.optimal if planner else row.get("algorithm") in OPTIMAL_ALGORITHMS
@@ -83,9 +83,9 @@ def _seconds(value: Any) -> str:
 def _outcome(row: Row) -> str:
     """The solution length, or why there is none."""
     status = row.get("status")
-    if status == "solved":
+    if status == RunStatus.SOLVED:
         return _number(row.get("cost"))
-    if status == "limit reached":
+    if status == RunStatus.LIMIT_REACHED:
         return f"limit ({row.get('limit')})"
     return str(status)
 
@@ -156,7 +156,7 @@ def _side_by_side(rows: list[Row]) -> list[str]:
             row = cells.get((problem, config))
             if row is None:
                 line.append("")
-            elif row.get("status") == "solved":
+            elif row.get("status") == RunStatus.SOLVED:
                 line.append(f"{_number(row.get('cost'))} / {_number(row.get('expansions'))}")
             else:
                 line.append(_outcome(row))
@@ -186,7 +186,10 @@ def _suite_summary(suite: str, rows: list[Row], best: dict[tuple[str, str], floa
     configs = _ordered(row["config"] for row in rows)
     problems = _ordered(row["problem"] for row in rows)
     solved_by = {
-        config: {row["problem"] for row in rows if row["config"] == config and row.get("status") == "solved"}
+        config: {
+            row["problem"] for row in rows
+            if row["config"] == config and row.get("status") == RunStatus.SOLVED
+        }
         for config in configs
     }
     common = [problem for problem in problems if all(problem in solved for solved in solved_by.values())]
@@ -204,17 +207,21 @@ def _suite_summary(suite: str, rows: list[Row], best: dict[tuple[str, str], floa
         statuses = [row.get("status") for row in runs]
         at_best = sum(
             1 for row in runs
-            if row.get("status") == "solved" and (suite, row["problem"]) in best
+            if row.get("status") == RunStatus.SOLVED and (suite, row["problem"]) in best
             and float(row["cost"]) == best[(suite, row["problem"])]
         )
         common_runs = [row for row in runs if row["problem"] in common]
         expansions = sum(row.get("expansions") or 0 for row in common_runs)
         search_time = sum(row.get("search_time") or 0 for row in common_runs)
         wall = sum(row.get("wall_time") or 0 for row in runs)
-        failed = sum(1 for status in statuses if status not in ("solved", "unsolvable", "limit reached"))
+        solved, unsolvable, limited = (
+            statuses.count(status)
+            for status in (RunStatus.SOLVED, RunStatus.UNSOLVABLE, RunStatus.LIMIT_REACHED)
+        )
+        failed = len(statuses) - solved - unsolvable - limited
         lines.append(
-            f"| {config} | {statuses.count('solved')}/{len(runs)} | {at_best} | {statuses.count('unsolvable')} "
-            f"| {statuses.count('limit reached')} | {failed} | {expansions:,} | {search_time:.2f} | {wall:.1f} |"
+            f"| {config} | {solved}/{len(runs)} | {at_best} | {unsolvable} "
+            f"| {limited} | {failed} | {expansions:,} | {search_time:.2f} | {wall:.1f} |"
         )
     lines.append("")
     return lines
@@ -234,7 +241,7 @@ def plot_expansions(rows: list[Row], path: Path) -> None:
             points = [
                 (best[(suite, row["problem"])], max(1, row["expansions"]))
                 for row in rows
-                if row["suite"] == suite and row["config"] == config and row.get("status") == "solved"
+                if row["suite"] == suite and row["config"] == config and row.get("status") == RunStatus.SOLVED
                 and (suite, row["problem"]) in best and row.get("expansions") is not None
             ]
             if points:
@@ -257,7 +264,7 @@ def plot_coverage(rows: list[Row], path: Path) -> None:
             times = sorted(
                 max(float(row.get("search_time") or row.get("wall_time") or 0), 1e-4)
                 for row in rows
-                if row["suite"] == suite and row["config"] == config and row.get("status") == "solved"
+                if row["suite"] == suite and row["config"] == config and row.get("status") == RunStatus.SOLVED
             )
             if times:
                 axes.step(times, range(1, len(times) + 1), where="post", label=config)

@@ -7,9 +7,8 @@ heurist imported already, so starting one costs milliseconds) and waits at most
 as ``crashed`` or ``killed`` and the bench goes on. Planners are external
 programs already; :mod:`heurist.bench.planners` runs them as such.
 
-A result row is a flat dictionary with Downward Lab attribute names
-(``coverage``, ``cost``, ``expansions``, ``generated``, ``search_time``...)
-plus the run's identity (``suite``, ``problem``, ``config``) and its limits.
+The row's columns and statuses, :class:`~heurist.bench.schema.Task` and
+:class:`~heurist.bench.schema.Settings` are defined in :mod:`heurist.bench.schema`.
 """
 
 from __future__ import annotations
@@ -17,103 +16,12 @@ from __future__ import annotations
 import multiprocessing
 import time
 import traceback
-from dataclasses import dataclass
 from typing import Any
 
-from heurist.bench.suites import Instance
-from heurist.search import Limits, Statistics
-
-CRASHED = "crashed"
-KILLED = "killed"
-INTERRUPTED = "interrupted"
-"""A run stopped by Ctrl-C: never recorded, so that ``--resume`` runs it again."""
+from heurist.bench.schema import RunStatus, Settings, Task, empty_row
 
 UNINFORMED = ("bfs", "dfs", "ucs")
 """Algorithms that ignore the heuristic: one configuration each, heuristic ``-``."""
-
-
-@dataclass(frozen=True)
-class Config:
-    """What to run: heurist's ``algorithm`` with ``heuristic``, or an external ``planner``."""
-
-    algorithm: str = "astar"
-    heuristic: str = "-"
-    weight: float = 2.0
-    planner: str | None = None
-
-    @property
-    def name(self) -> str:
-        if self.planner:
-            return self.planner
-        algorithm = f"wastar{self.weight:g}" if self.algorithm == "wastar" else self.algorithm
-        return algorithm if self.heuristic == "-" else f"{algorithm}-{self.heuristic}"
-
-    @property
-    def system(self) -> str:
-        return self.planner.split("-", 1)[0] if self.planner else "heurist"
-
-
-@dataclass(frozen=True)
-class Settings:
-    """Per-run limits: ``limits`` end a search cleanly; ``kill_after`` ends the process."""
-
-    time_limit: float | None = None
-    max_expansions: int | None = None
-    memory_limit: float | None = None
-    kill_after: float | None = None
-
-    def limits(self) -> Limits:
-        return Limits(
-            max_expansions=self.max_expansions, time_limit=self.time_limit, memory_limit=self.memory_limit
-        )
-
-    def as_row(self) -> dict[str, Any]:
-        return {
-            "time_limit": self.time_limit,
-            "max_expansions_limit": self.max_expansions,
-            "memory_limit": self.memory_limit,
-        }
-
-
-@dataclass(frozen=True)
-class Task:
-    """One cell of the grid; ``index`` orders the result rows."""
-
-    index: int
-    instance: Instance
-    config: Config
-
-    @property
-    def key(self) -> tuple[str, str, str]:
-        return (self.instance.suite, self.instance.name, self.config.name)
-
-
-ROW_FIELDS = [
-    "suite", "domain", "problem", "config", "system", "algorithm", "heuristic", "weight",
-    "status", "limit", "coverage", "cost", "plan_length",
-    *Statistics.__dataclass_fields__,
-    "wall_time", "error", "time_limit", "max_expansions_limit", "memory_limit",
-]
-"""Columns of results.csv, in order."""
-
-
-def empty_row(task: Task, settings: Settings) -> dict[str, Any]:
-    """The row of ``task`` with its identity and limits filled in and no outcome yet."""
-    config = task.config
-    row: dict[str, Any] = dict.fromkeys(ROW_FIELDS)
-    row.update(
-        suite=task.instance.suite,
-        domain=task.instance.domain,
-        problem=task.instance.name,
-        config=config.name,
-        system=config.system,
-        algorithm=config.algorithm,
-        heuristic=config.heuristic,
-        weight=config.weight if config.algorithm == "wastar" else None,
-        coverage=0,
-        **settings.as_row(),
-    )
-    return row
 
 
 def search_row(task: Task, settings: Settings) -> dict[str, Any]:
@@ -143,13 +51,13 @@ def run_here(task: Task, settings: Settings) -> dict[str, Any]:
         row = search_row(task, settings)
     except MemoryError:
         row = empty_row(task, settings)
-        row.update(status="limit reached", limit="memory", error="MemoryError")
+        row.update(status=RunStatus.LIMIT_REACHED.value, limit="memory", error="MemoryError")
     except KeyboardInterrupt:
         row = empty_row(task, settings)
-        row.update(status=INTERRUPTED)
+        row.update(status=RunStatus.INTERRUPTED.value)
     except Exception as error:  # recorded, never raised: the bench must go on
         row = empty_row(task, settings)
-        row.update(status=CRASHED, error=_describe(error))
+        row.update(status=RunStatus.CRASHED.value, error=_describe(error))
     row["wall_time"] = round(time.perf_counter() - started, 4)
     return row
 
@@ -212,9 +120,11 @@ def execute(task: Task, settings: Settings) -> dict[str, Any]:
         row = empty_row(task, settings)
         elapsed = time.perf_counter() - started
         if killed:
-            row.update(status=KILLED, error=f"no result after {settings.kill_after:g} s wall-clock; killed")
+            error = f"no result after {settings.kill_after:g} s wall-clock; killed"
+            row.update(status=RunStatus.KILLED.value, error=error)
         else:
-            row.update(status=CRASHED, error=f"the run's process ended with exit code {process.exitcode}")
+            error = f"the run's process ended with exit code {process.exitcode}"
+            row.update(status=RunStatus.CRASHED.value, error=error)
         row["wall_time"] = round(elapsed, 4)
     return row
 

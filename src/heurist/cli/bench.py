@@ -40,6 +40,7 @@ def _names(text: str) -> list[str]:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     from heurist.bench.planners import PLANNERS
+    from heurist.bench.schema import RunStatus
     from heurist.bench.suites import SUITES
 
     parser = subparsers.add_parser(
@@ -76,7 +77,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_limit_arguments(parser)
     for group in parser._action_groups:
         if group.title and group.title.startswith("limits"):
-            group.title = "limits of each run (reaching one ends that run cleanly, status 'limit reached')"
+            group.title = (
+                "limits of each run (reaching one ends that run cleanly, "
+                f"status '{RunStatus.LIMIT_REACHED.value}')"
+            )
     parser.add_argument(
         "--kill-after", type=float, metavar="SECONDS",
         help="kill a run still going after this many wall-clock seconds (default: twice --time-limit "
@@ -100,7 +104,7 @@ def bench(args: argparse.Namespace) -> int:
     from heurist.bench.grid import build_grid
     from heurist.bench.planners import check_planners
     from heurist.bench.report import write_reports
-    from heurist.bench.runs import Settings
+    from heurist.bench.schema import Settings
     from heurist.bench.suites import GeneratedSpec, suite_instances
 
     if args.list:
@@ -153,9 +157,10 @@ def _run_with_progress(tasks, settings, out: Path, args: argparse.Namespace):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from heurist.bench.grid import run_grid
+    from heurist.bench.schema import RunStatus
 
     console = Console(stderr=True)
-    counts = {"solved": 0, "failed": 0}
+    solved = failed = 0
     progress = Progress(
         TextColumn("[bold]bench"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
         TextColumn("{task.fields[status]}"), console=console, disable=args.quiet or not console.is_terminal,
@@ -164,13 +169,14 @@ def _run_with_progress(tasks, settings, out: Path, args: argparse.Namespace):
         bar = progress.add_task("runs", total=len(tasks), status="")
 
         def advance(task, row) -> None:
-            if row.get("status") == "solved":
-                counts["solved"] += 1
-            elif row.get("status") in ("crashed", "killed"):
-                counts["failed"] += 1
+            nonlocal solved, failed
+            if row.get("status") == RunStatus.SOLVED:
+                solved += 1
+            elif row.get("status") in (RunStatus.CRASHED, RunStatus.KILLED):
+                failed += 1
             progress.update(
                 bar, advance=1,
-                status=f"solved {counts['solved']}, failed {counts['failed']}; last: "
+                status=f"solved {solved}, failed {failed}; last: "
                 f"{task.instance.name} {task.config.name} {row.get('status')}",
             )
 
