@@ -56,7 +56,7 @@ def main() -> None:
         for heuristic_name in args.heuristics:
             runs = []
             for _ in range(args.repeat):
-                problem = load(path, argparse.Namespace(metric=args.metric, symmetry=args.symmetry))
+                problem = load(path, metric=args.metric, symmetry=args.symmetry)
                 runs.append(search(problem, "astar", HEURISTICS[heuristic_name]))
             result = runs[0]
             search_time = statistics.median(r.statistics.search_time for r in runs)

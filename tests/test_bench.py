@@ -55,15 +55,15 @@ def test_course_suites_are_found_in_natural_order_and_every_instance_loads():
         assert not any("output" in i.name or "solution" in i.name for i in suite_instances(name, DATA))
     for name in ("hrd-v1", "hrd-v2", "bw-testcases", "blokus-course"):
         for instance in suite_instances(name, DATA):
-            problem = get_domain(instance.domain).load(instance.path, instance.options())
+            problem = get_domain(instance.domain).load(instance.path, **instance.options())
             assert problem.initial_state is not None
 
 
 def test_blokus_course_instances_carry_the_reference_options():
     instances = {instance.name: instance for instance in suite_instances("blokus-course", DATA)}
     options = instances["cover-10x10-small"].options()
-    assert tuple(options.board_size) == (10, 10) and tuple(options.start) == (3, 3)
-    problem = get_domain("blokus").load(instances["cover-10x10-small"].path, options)
+    assert tuple(options["board_size"]) == (10, 10) and tuple(options["start"]) == (3, 3)
+    problem = get_domain("blokus").load(instances["cover-10x10-small"].path, **options)
     assert type(problem).__name__ == "CoverProblem"
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import xml.etree.ElementTree as ElementTree
@@ -44,7 +43,7 @@ def classes(root: ElementTree.Element, tag: str, word: str) -> list[ElementTree.
 @pytest.fixture(scope="module")
 def klotski():
     domain = get_domain("klotski")
-    problem = domain.load(KLOTSKI_GOAL_BOARD, None)
+    problem = domain.load(KLOTSKI_GOAL_BOARD)
     result = search(problem, "astar", domain.heuristics.resolve("manhattan"))
     assert result.solved
     return domain, problem, result
@@ -53,7 +52,7 @@ def klotski():
 @pytest.fixture(scope="module")
 def blocks():
     domain = get_domain("blocksworld")
-    problem = domain.load(BLOCKS, None)
+    problem = domain.load(BLOCKS)
     result = search(problem, "astar", domain.heuristics.resolve(domain.default_heuristic))
     assert result.solved
     return domain, problem, result
@@ -61,9 +60,8 @@ def blocks():
 
 def blokus_problem(flip_targets: str | None = None):
     pieces, size, start, targets = BLOKUS_COVER
-    options = argparse.Namespace(puzzle="cover", board_size=size, start=start, targets=targets, legacy_board=False)
     domain = get_domain("blokus")
-    return domain, domain.load(pieces, options)
+    return domain, domain.load(pieces, puzzle="cover", board_size=size, start=start, targets=targets)
 
 
 @pytest.fixture(scope="module")
@@ -77,9 +75,9 @@ def blokus():
 # ----- Klotski --------------------------------------------------------------------------------
 
 def test_klotski_svg_has_one_piece_per_piece_and_the_exit(tmp_path):
-    problem = get_domain("klotski").load(KLOTSKI_CLASSIC, None)
+    problem = get_domain("klotski").load(KLOTSKI_CLASSIC)
     path = tmp_path / "board.svg"
-    render_state("klotski", problem, problem.initial_state, path)
+    render_state(get_domain("klotski"), problem, problem.initial_state, path)
     root = ElementTree.parse(path).getroot()
     geometry = problem.geometry
     expected_width = 2 * (klotski_drawing.WALL + 4) + geometry.width * klotski_drawing.CELL
@@ -103,9 +101,9 @@ def klotski_cell_colours(image: Image.Image, problem, left: float, top: float) -
 
 
 def test_klotski_png_colours_every_covered_cell_by_its_piece_kind(tmp_path):
-    problem = get_domain("klotski").load(KLOTSKI_CLASSIC, None)
+    problem = get_domain("klotski").load(KLOTSKI_CLASSIC)
     path = tmp_path / "board.png"
-    render_state("klotski", problem, problem.initial_state, path)
+    render_state(get_domain("klotski"), problem, problem.initial_state, path)
     image = Image.open(path).convert("RGB")
     geometry = problem.geometry
     assert image.width == 2 * (klotski_drawing.WALL + 4) + geometry.width * klotski_drawing.CELL
@@ -125,7 +123,7 @@ def test_klotski_png_colours_every_covered_cell_by_its_piece_kind(tmp_path):
 @given(choices=st.lists(st.integers(min_value=0, max_value=1 << 16), max_size=40))
 def test_klotski_pictures_match_any_reachable_board(choices):
     """After any random walk, the SVG has one piece per piece and the PNG colours each cell by its kind."""
-    problem = get_domain("klotski").load(KLOTSKI_CLASSIC, None)
+    problem = get_domain("klotski").load(KLOTSKI_CLASSIC)
     state = problem.initial_state
     for choice in choices:
         moves = list(problem.successors(state))
@@ -146,7 +144,7 @@ def test_klotski_pictures_match_any_reachable_board(choices):
 def test_klotski_goal_board_is_drawn_beside_the_board(tmp_path, klotski):
     _, problem, result = klotski
     path = tmp_path / "plan.svg"
-    render_plan("klotski", problem, result.states, result.statistics, path)
+    render_plan(get_domain("klotski"), problem, result.states, result.statistics, path)
     root = ElementTree.parse(path).getroot()
     panels = classes(root, "g", "panel")
     assert len(panels) == 2
@@ -161,7 +159,7 @@ def test_klotski_goal_board_is_drawn_beside_the_board(tmp_path, klotski):
 def test_gif_has_one_frame_per_state_and_pauses_on_the_last(tmp_path, klotski):
     _, problem, result = klotski
     path = tmp_path / "plan.gif"
-    render_plan("klotski", problem, result.states, result.statistics, path)
+    render_plan(get_domain("klotski"), problem, result.states, result.statistics, path)
     image = Image.open(path)
     assert image.n_frames == len(result.states)
     durations, sizes = [], set()
@@ -178,8 +176,8 @@ def test_outputs_are_deterministic(tmp_path, klotski):
     _, problem, result = klotski
     for suffix in (".svg", ".png", ".gif", ".html"):
         first, second = tmp_path / f"a{suffix}", tmp_path / f"b{suffix}"
-        render_plan("klotski", problem, result.states, None, first)
-        render_plan("klotski", problem, result.states, None, second)
+        render_plan(get_domain("klotski"), problem, result.states, None, first)
+        render_plan(get_domain("klotski"), problem, result.states, None, second)
         assert first.read_bytes() == second.read_bytes(), suffix
 
 
@@ -195,7 +193,7 @@ def test_viewer_embeds_every_frame_and_needs_no_network(tmp_path, klotski):
     domain, problem, result = klotski
     path = tmp_path / "viewer.html"
     heuristic = domain.heuristics.resolve("manhattan")
-    render_plan("klotski", problem, result.states, result.statistics, path, heuristic=heuristic, optimal=True)
+    render_plan(get_domain("klotski"), problem, result.states, result.statistics, path, heuristic=heuristic, optimal=True)
     text = path.read_text()
     without_namespaces = re.sub(r'xmlns=\\?"http://www\.w3\.org/2000/svg\\?"', "", text)
     assert "http://" not in without_namespaces and "https://" not in without_namespaces
@@ -217,7 +215,7 @@ def test_viewer_embeds_every_frame_and_needs_no_network(tmp_path, klotski):
 def test_viewer_leaves_h_out_when_no_heuristic_is_given(tmp_path, klotski):
     _, problem, result = klotski
     path = tmp_path / "viewer.html"
-    render_plan("klotski", problem, result.states, None, path)
+    render_plan(get_domain("klotski"), problem, result.states, None, path)
     assert all(frame["h"] is None and frame["hStar"] is None for frame in viewer_data(path)["frames"])
     assert 'id="h-chart"' not in path.read_text()
 
@@ -227,7 +225,7 @@ def test_viewer_leaves_h_out_when_no_heuristic_is_given(tmp_path, klotski):
 def test_blocksworld_svg_shows_lettered_blocks_and_the_goal(tmp_path, blocks):
     _, problem, result = blocks
     path = tmp_path / "stacks.svg"
-    render_state("blocksworld", problem, problem.initial_state, path)
+    render_state(get_domain("blocksworld"), problem, problem.initial_state, path)
     root = ElementTree.parse(path).getroot()
     now, goal = classes(root, "g", "panel")
     assert sorted(t.text for t in classes(now, "text", "block-label")) == sorted(problem.blocks)
@@ -258,8 +256,8 @@ def test_blocksworld_png_colours_blocks_by_whether_they_are_in_place(tmp_path, b
     _, problem, result = blocks
     for name, states in (("start", [problem.initial_state]), ("end", result.states)):
         svg, png = tmp_path / f"{name}.svg", tmp_path / f"{name}.png"
-        render_plan("blocksworld", problem, states, None, svg)
-        render_plan("blocksworld", problem, states, None, png)
+        render_plan(get_domain("blocksworld"), problem, states, None, svg)
+        render_plan(get_domain("blocksworld"), problem, states, None, png)
         image = Image.open(png).convert("RGB")
         blocks = [rect for rect in absolute_rects(ElementTree.parse(svg).getroot()) if "block" in rect[0].split()]
         assert len(blocks) == 2 * len(problem.blocks)  # the state and the goal
@@ -284,7 +282,7 @@ def blokus_cell_pixel(problem, row: int, col: int, flip: bool, caption_height: f
 def test_blokus_svg_has_every_tile_the_start_and_the_targets(tmp_path, blokus):
     _, problem, result = blokus
     path = tmp_path / "board.svg"
-    render_plan("blokus", problem, result.states, result.statistics, path)
+    render_plan(get_domain("blokus"), problem, result.states, result.statistics, path)
     root = ElementTree.parse(path).getroot()
     occupied = result.states[-1][0]
     assert len(classes(root, "rect", "tile")) == occupied.bit_count()
@@ -302,11 +300,11 @@ def test_blokus_strategy_plans_render(tmp_path):
     result = mini_contest_search(problem).result  # its states carry the search's own bookkeeping
     assert result.solved
     path = tmp_path / "contest.gif"
-    render_plan("blokus", problem, result.states, result.statistics, path)
+    render_plan(get_domain("blokus"), problem, result.states, result.statistics, path)
     assert Image.open(path).n_frames == len(result.states)
     page = tmp_path / "contest.html"
     heuristic = get_domain("blokus").heuristics.resolve("reach")
-    render_plan("blokus", problem, result.states, result.statistics, page, heuristic=heuristic, optimal=True)
+    render_plan(get_domain("blokus"), problem, result.states, result.statistics, page, heuristic=heuristic, optimal=True)
     frames = viewer_data(page)["frames"]
     assert frames[-1]["goal"] and frames[-1]["cost"] == result.cost
     assert all(frame["h"] <= frame["hStar"] for frame in frames)  # reach is admissible
@@ -316,7 +314,7 @@ def test_blokus_strategy_plans_render(tmp_path):
 def test_blokus_png_orientation_and_tiles(tmp_path, flip):
     _, problem = blokus_problem()
     path = tmp_path / "board.png"
-    render_state("blokus", problem, problem.initial_state, path, flip=flip)
+    render_state(get_domain("blokus"), problem, problem.initial_state, path, flip=flip)
     image = Image.open(path).convert("RGB")
     rows, cols = problem.board.rows, problem.board.cols
     assert image.size == (int(2 * blokus_drawing.MARGIN + cols * blokus_drawing.CELL),
@@ -332,7 +330,7 @@ def test_blokus_png_orientation_and_tiles(tmp_path, flip):
 def test_blokus_png_plan_colours_exactly_the_covered_cells(tmp_path, blokus):
     _, problem, result = blokus
     path = tmp_path / "board.png"
-    render_plan("blokus", problem, result.states, None, path, flip=True)
+    render_plan(get_domain("blokus"), problem, result.states, None, path, flip=True)
     image = Image.open(path).convert("RGB")
     band = image.height - (2 * blokus_drawing.MARGIN + problem.board.rows * blokus_drawing.CELL)
     board = problem.board
@@ -352,10 +350,10 @@ def test_blokus_png_plan_colours_exactly_the_covered_cells(tmp_path, blokus):
 def test_unknown_extension_and_illegal_plans_are_input_errors(tmp_path, klotski):
     _, problem, result = klotski
     with pytest.raises(InputError, match="format"):
-        render_plan("klotski", problem, result.states, None, tmp_path / "plan.jpg")
+        render_plan(get_domain("klotski"), problem, result.states, None, tmp_path / "plan.jpg")
     skipping = [result.states[0], result.states[2]]
     with pytest.raises(InputError, match="step 1"):
-        render_plan("klotski", problem, skipping, None, tmp_path / "plan.gif")
+        render_plan(get_domain("klotski"), problem, skipping, None, tmp_path / "plan.gif")
     assert list(tmp_path.iterdir()) == []
 
 
@@ -525,14 +523,14 @@ def test_terminal_boards_are_coloured_on_a_terminal_and_plain_otherwise(klotski,
     for name, (domain, problem, result) in (("klotski", klotski), ("blocksworld", blocks), ("blokus", blokus)):
         state = result.states[-1]
         plain = domain.format_state(problem, state)
-        text = coloured_state(name, problem, state)
+        text = coloured_state(domain, problem, state)
         assert text.plain == plain
         assert text.spans, name  # something is coloured
         terminal = io.StringIO()
         Console(file=terminal, force_terminal=True, color_system="truecolor").print(text)
         assert "\x1b[" in terminal.getvalue(), name
         piped = io.StringIO()
-        print_state(name, problem, state, file=piped)
+        print_state(domain, problem, state, file=piped)
         assert piped.getvalue() == plain + "\n", name
 
 

@@ -20,8 +20,6 @@ def read_plan(domain: Any, problem: Any, path: str) -> Replay:
     reports what is wrong with a solution, this accepts only a legal plan that
     starts at the instance, and names the first line where that fails.
     """
-    if domain.read_solution is None:
-        raise InputError(f"the {domain.name} domain has no solution reader", path)
     solution = domain.read_solution(read_text(path), problem, path)
     if solution.unsolvable:
         raise InputError("the solution claims there is none: there is no plan to draw", path, 1)

@@ -31,9 +31,8 @@ def search_row(task: Task, settings: Settings) -> dict[str, Any]:
 
     instance, config = task.instance, task.config
     domain = get_domain(instance.domain)
-    problem = domain.load(instance.path, instance.options())
-    registry = getattr(problem, "heuristics", domain.heuristics)
-    heuristic = zero_heuristic if config.heuristic == "-" else registry.resolve(config.heuristic)
+    problem = domain.load(instance.path, **instance.options())
+    heuristic = zero_heuristic if config.heuristic == "-" else domain.heuristics.resolve(config.heuristic)
     result = search(problem, config.algorithm, heuristic, weight=config.weight, limits=settings.limits())
     row = empty_row(task, settings)
     summary = result.summary()

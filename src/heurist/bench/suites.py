@@ -9,15 +9,15 @@ with the domain's own generator.
 
 from __future__ import annotations
 
-import argparse
 import re
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import heurist
-from heurist.domains import Domain, get_domain
+from heurist.domains import get_domain, parse_words
 from heurist.errors import InputError
 
 
@@ -36,22 +36,10 @@ class Instance:
     path: str
     arguments: tuple[str, ...] = ()
 
-    def options(self) -> argparse.Namespace:
-        """The domain options, parsed by the domain's own ``heurist solve`` parser (defaults included)."""
-        return domain_options(get_domain(self.domain), self.arguments, source=f"{self.suite}:{self.name}")
-
-
-def domain_options(domain: Domain, arguments: tuple[str, ...] = (), source: str = "options") -> argparse.Namespace:
-    """``arguments`` read by the options parser of ``heurist solve DOMAIN``; bad ones are InputErrors."""
-    parser = argparse.ArgumentParser(prog=f"heurist solve {domain.name}", add_help=False, exit_on_error=False)
-    domain.add_arguments(parser)
-    try:
-        options, unknown = parser.parse_known_args(list(arguments))
-    except argparse.ArgumentError as error:
-        raise InputError(str(error), source) from None
-    if unknown:
-        raise InputError(f"unknown {domain.name} options: {' '.join(unknown)}", source)
-    return options
+    def options(self) -> dict[str, Any]:
+        """The domain options as keywords, read from ``arguments`` by the domain's declarations."""
+        domain = get_domain(self.domain)
+        return parse_words(domain.options, self.arguments, source=f"{self.suite}:{self.name}")
 
 
 def natural_key(text: str) -> list:
@@ -177,7 +165,7 @@ class GeneratedSpec:
             raise InputError(f"expected DOMAIN:N:SEED[:OPTIONS], got {text!r}", "--generated")
         domain, count, seed = parts[:3]
         domain_object = get_domain(domain)
-        if domain_object.generate is None:
+        if not domain_object.can_generate:
             raise InputError(f"domain {domain} has no instance generator", "--generated")
         try:
             count_value, seed_value = int(count), int(seed)
@@ -190,18 +178,9 @@ class GeneratedSpec:
         spec.generate_options()  # reject bad options now, not in the middle of the bench
         return spec
 
-    def generate_options(self) -> argparse.Namespace:
-        domain = get_domain(self.domain)
-        parser = argparse.ArgumentParser(prog=f"heurist generate {self.domain}", add_help=False, exit_on_error=False)
-        domain.add_generate_arguments(parser)
-        try:
-            options, unknown = parser.parse_known_args(list(self.arguments))
-        except argparse.ArgumentError as error:
-            raise InputError(str(error), "--generated") from None
-        if unknown:
-            raise InputError(f"unknown {self.domain} generator options: {' '.join(unknown)}", "--generated")
-        options.seed, options.count, options.out = self.seed, self.count, None
-        return options
+    def generate_options(self) -> dict[str, Any]:
+        """The generator options as keywords, read from ``arguments`` by the domain's declarations."""
+        return parse_words(get_domain(self.domain).generate_options, self.arguments, source="--generated")
 
     def write(self, directory: Path) -> list[Instance]:
         """Generate the instances into ``directory/SUITE/`` (same seed, same files) and list them."""
@@ -213,7 +192,7 @@ class GeneratedSpec:
         except OSError as error:
             raise InputError(f"cannot create: {error.strerror}", folder) from None
         instances = []
-        for file_name, text in get_domain(self.domain).generate(self.generate_options()):
+        for file_name, text in get_domain(self.domain).generate(seed=self.seed, count=self.count, **self.generate_options()):
             path = folder / file_name
             if not path.exists() or path.read_text() != text:
                 write_atomically(path, text)

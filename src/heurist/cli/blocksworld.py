@@ -29,11 +29,9 @@ from heurist.cli.common import (
     check_render_target,
     render_result,
 )
-from heurist.domains.blocksworld import DEFAULT_HEURISTIC, load_bwp
-from heurist.domains.blocksworld.formats import SEPARATOR
+from heurist.domains.blocksworld import DEFAULT_HEURISTIC, DOMAIN, load_bwp
 from heurist.domains.blocksworld.heuristics import HEURISTICS
-from heurist.domains.blocksworld.model import BlocksWorld, format_stacks
-from heurist.search import Heuristic, Limits, SearchResult, search
+from heurist.search import Heuristic, Limits, search
 
 ORDER = 30
 DEFAULT_MAX_ITERS = 100_000
@@ -103,31 +101,6 @@ def run(args: argparse.Namespace) -> int:
     problem = load_bwp(args.file)
     heuristic = resolve_heuristic(args.heuristic)
     result = search(problem, "astar", heuristic, limits=Limits(max_expansions=args.max_iters))
-    render_result("blocksworld", problem, result, args, title=f"blocksworld: {args.file}", heuristic=heuristic)
-    print(course_transcript(problem, result, heuristic, args.file))
+    render_result(DOMAIN, problem, result, args, title=f"blocksworld: {args.file}", heuristic=heuristic)
+    print(DOMAIN.write_solution(problem, result, "trace", heuristic=heuristic, source=args.file))
     return EXIT_BY_STATUS[result.status]
-
-
-def course_transcript(problem: BlocksWorld, result: SearchResult, heuristic: Heuristic, file: str) -> str:
-    """The success line, the solution path and the statistics line, as the course prints them."""
-    stats = result.statistics
-    iterations, max_queue = stats.expansions, stats.max_frontier
-    lines = []
-    if result.solved:
-        length = result.plan_length
-        lines.append(
-            f"success! iter={iterations}, cost={result.cost}, depth={length}, max queue size={max_queue}"
-        )
-        for depth, state in enumerate(result.states):
-            h = heuristic(state, problem)
-            lines.append(f"move {depth}, pathcost={depth}, heuristic={h}, f(n)=g(n)+h(n)={depth + h}")
-            lines.append(format_stacks(state))
-            lines.append(SEPARATOR)
-        planlen = str(length)
-    else:
-        reason = "MAX_ITERS reached" if result.limit else "the goal cannot be reached from the start"
-        lines.append(f"FAILED: {reason}, iter={iterations}, max queue size={max_queue}")
-        planlen = "FAILED"
-    lines.append(f"statistics: {file} method Astar planlen {planlen} iter {iterations} maxq {max_queue}")
-    return "\n".join(lines)
-

@@ -24,10 +24,9 @@ from heurist.cli.common import (
     limits_from,
     render_result,
 )
-from heurist.domains.blokus import HEURISTICS, load_pieces, make_problem
+from heurist.domains.blokus import DOMAIN, HEURISTICS, load_pieces, make_problem
 from heurist.domains.blokus.model import (
     DEFAULT_BUDGET,
-    BlokusProblem,
     StrategyResult,
     closest_location_search,
     mini_contest_search,
@@ -114,7 +113,7 @@ def _heuristic_help() -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    heuristic = HEURISTICS.resolve(args.heuristic) if args.heuristic else HEURISTICS["null"]
+    heuristic = HEURISTICS.resolve(args.heuristic) if args.heuristic else HEURISTICS["zero"]
     puzzle = args.puzzle
     if puzzle is None:
         raise InputError(
@@ -143,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
         result = search(problem, args.search_function, heuristic, limits=limits)
         outcome = StrategyResult(result, problem.expanded, False, [result])
     render_result(
-        "blokus",
+        DOMAIN,
         problem,
         outcome.result,
         args,
@@ -151,29 +150,6 @@ def run(args: argparse.Namespace) -> int:
         heuristic=heuristic if args.heuristic else None,
         optimal=outcome.proven_optimal or (puzzle in ("fill", "corners", "cover") and args.search_function == "ucs"),
     )
-    print(report(problem, outcome, quiet=args.quiet, moves=args.moves))
+    print(DOMAIN.write_solution(problem, outcome.result, "game", expanded=outcome.expanded, note=outcome.note,
+                                quiet=args.quiet, moves=args.moves))
     return EXIT_BY_STATUS[outcome.result.status]
-
-
-def report(problem: BlokusProblem, outcome: StrategyResult, *, quiet: bool = False, moves: bool = False) -> str:
-    """The final board, any note, then the course's line."""
-    result = outcome.result
-    lines: list[str] = []
-    if result.solved:
-        final = result.states[-1]
-        if not quiet:
-            if moves:
-                lines += [f"move {step}: {move!r}" for step, move in enumerate(result.actions, start=1)]
-            lines += [problem.draw(final), ""]
-            if outcome.note:
-                lines.append(outcome.note)
-        lines.append(f"Expanded nodes: {outcome.expanded}, score: {problem.score(final)}")
-    else:
-        reason = (
-            f"no solution: the {result.limit} limit was reached"
-            if result.limit
-            else "no solution: every reachable position was searched"
-        )
-        lines.append(f"{reason}. Expanded nodes: {outcome.expanded}")
-    return "\n".join(lines)
-

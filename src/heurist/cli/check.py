@@ -16,14 +16,16 @@ from pathlib import Path
 from typing import Any
 
 from heurist.analysis.checks import PROPERTIES, HeuristicReport, Witness, finite_or_none, run_checks
-from heurist.analysis.domains import (
-    add_instance_arguments,
-    describe_problem,
-    generated_instances,
-    load_problem,
-    state_space,
+from heurist.analysis.domains import generated_instances, load_problem, state_space
+from heurist.cli.common import (
+    EXIT_INPUT_ERROR,
+    EXIT_LIMIT,
+    _positive_int,
+    add_domain_options,
+    domain_examples,
+    domain_examples_epilog,
+    option_values,
 )
-from heurist.cli.common import EXIT_INPUT_ERROR, EXIT_LIMIT, _positive_int, domain_examples_epilog
 from heurist.domains import Domain, all_domains
 from heurist.errors import InputError
 from heurist.search.space import DEFAULT_MAX_STATES, StateSpaceTooLarge
@@ -41,15 +43,16 @@ EXIT_HELP = f"""exit status:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    domains_list = all_domains()
     parser = subparsers.add_parser(
         "check",
         help="verify a heuristic's admissibility, consistency and dominance against exact distances",
         description="Compute exact goal distances over every reachable state and check a heuristic against them.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=domain_examples_epilog("check", (_examples(domain) for domain in all_domains())),
+        epilog=domain_examples_epilog("check", domains_list),
     )
     domains = parser.add_subparsers(dest="domain", metavar="DOMAIN", required=True)
-    for domain in all_domains():
+    for domain in domains_list:
         names = ", ".join(domain.heuristics.names())
         sub = domains.add_parser(
             domain.name,
@@ -57,10 +60,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             description=f"Check a {domain.name} heuristic against exact goal distances. Heuristics: {names}; "
             "or FILE.py:FUNCTION / MODULE:FUNCTION for your own.",
             formatter_class=argparse.RawDescriptionHelpFormatter,
-            epilog=_examples(domain) + EXIT_HELP,
+            epilog=domain_examples(domain, "check") + EXIT_HELP,
         )
         sub.add_argument("instances", metavar="INSTANCE", nargs="*", help="instance files")
-        add_instance_arguments(domain, sub)
+        add_domain_options(sub, domain, search_only=False)
         group = sub.add_argument_group("check")
         group.add_argument("--heuristic", "-H", required=True, metavar="NAME", help="the heuristic to check")
         group.add_argument("--against", metavar="NAME", help="also check that --heuristic dominates this one")
@@ -77,35 +80,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         group.add_argument(
             "--quiet", "-q", action="store_true", help="text output: one line per instance instead of the full report"
         )
-        family = sub.add_argument_group("generated instances (instead of or besides INSTANCE files)")
-        family.add_argument("--generated", type=_positive_int, metavar="N", help="check N generated instances too")
-        family.add_argument("--seed", type=int, default=0, help="seed of the generator (default: 0)")
-        family.add_argument(
-            "--generate-options", metavar="OPTIONS",
-            help=f'options of "heurist generate {domain.name}", in one quoted string'
-            + ('; or "--pieces B,V,H,S [--rows R --cols C]": random layouts of B 2x2, V vertical, '
-               "H horizontal and S 1x1 pieces" if domain.name == "klotski" else ""),
-        )
-        sub.set_defaults(handler=lambda args, domain=domain: check(domain, args))
-
-
-def _examples(domain: Domain) -> str:
-    examples = {
-        "klotski": [
-            "heurist check klotski data/hrd/w23_s24_char/testhrd_hard1.txt -H blocking --against manhattan",
-            "heurist check klotski data/hrd/f24_w25_goal/med1.txt -H pdb --metric path --claim consistent",
-            "heurist check klotski --generated 20 --seed 1 -H student.py:h --format json",
-            'heurist check klotski --generated 20 --generate-options "--pieces 1,1,0,2" -H neighbors',
-        ],
-        "blocksworld": [
-            "heurist check blocksworld data/blocksworld/probA*.bwp -H h6",
-            'heurist check blocksworld --generated 10 --generate-options "--stacks 4 --blocks 5" -H deadlock',
-        ],
-        "blokus": [
-            'heurist check blokus small_set.txt -s 5 5 -x 2 2 --targets "[(0,0), (4,4)]" -H cover',
-        ],
-    }.get(domain.name, [])
-    return "examples:\n" + "".join(f"  {line}\n" for line in examples) + "\n" if examples else ""
+        if domain.can_generate:
+            generator = ", ".join(option.flag for option in domain.generate_options)
+            family = sub.add_argument_group("generated instances (instead of or besides INSTANCE files)")
+            family.add_argument("--generated", type=_positive_int, metavar="N", help="check N generated instances too")
+            family.add_argument("--seed", type=int, default=0, help="seed of the generator (default: 0)")
+            family.add_argument(
+                "--generate-options", metavar="OPTIONS",
+                help=f'options of "heurist generate {domain.name}" in one quoted string ({generator})',
+            )
+        sub.set_defaults(handler=lambda args, domain=domain: check(domain, args),
+                         generated=None, seed=0, generate_options=None)
 
 
 def check(domain: Domain, args: argparse.Namespace) -> int:
@@ -121,8 +106,8 @@ def check(domain: Domain, args: argparse.Namespace) -> int:
     results: list[dict[str, Any]] = []
     text = args.format == "text"
     for name, path in _instances(domain, args):
-        problem = load_problem(domain, path, args)
-        entry: dict[str, Any] = {"instance": name, "rules": describe_problem(problem)}
+        problem = load_problem(domain, path, **option_values(args, domain.options))
+        entry: dict[str, Any] = {"instance": name, "rules": domain.describe(problem)}
         try:
             space = state_space(domain, problem, args.max_states)
         except StateSpaceTooLarge as error:

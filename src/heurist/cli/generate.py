@@ -5,6 +5,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from heurist.cli.common import (
+    add_option_arguments,
+    domain_examples,
+    domain_examples_epilog,
+    option_values,
+)
 from heurist.domains import Domain, all_domains
 from heurist.errors import InputError
 from heurist.files import write_atomically
@@ -13,20 +19,21 @@ ORDER = 20
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    domains_list = [domain for domain in all_domains() if domain.can_generate]
     parser = subparsers.add_parser(
         "generate",
         help="write random solvable instances",
         description="Write random instances of a domain, reproducible from --seed. "
         "'heurist generate DOMAIN --help' lists the domain's options.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="examples:\n  heurist generate klotski --seed 1 --count 10 --out puzzles/\n"
-        "  heurist generate klotski --seed 2 --steps 2000 > one.txt",
+        epilog=domain_examples_epilog("generate", domains_list),
     )
     domains = parser.add_subparsers(dest="domain", metavar="DOMAIN", required=True)
-    for domain in all_domains():
-        if domain.generate is None or domain.add_generate_arguments is None:
-            continue
-        sub = domains.add_parser(domain.name, help=f"random {domain.name} instances")
+    for domain in domains_list:
+        sub = domains.add_parser(
+            domain.name, help=f"random {domain.name} instances",
+            formatter_class=argparse.RawDescriptionHelpFormatter, epilog=domain_examples(domain, "generate"),
+        )
         sub.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
         sub.add_argument("--count", type=int, default=1, help="how many instances (default: 1)")
         sub.add_argument(
@@ -34,7 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             metavar="DIR",
             help="write one file per instance into DIR (default: print to standard output)",
         )
-        domain.add_generate_arguments(sub)
+        add_option_arguments(sub, domain.generate_options, f"{domain.name} generator")
         sub.set_defaults(handler=lambda args, domain=domain: generate(domain, args))
 
 
@@ -43,10 +50,15 @@ def generate(domain: Domain, args: argparse.Namespace) -> int:
         raise InputError("must be at least 1", "--count")
     if args.count > 1 and not args.out:
         raise InputError("more than one instance needs --out DIR (one file each)", "--count")
-    instances = list(domain.generate(args))
+    instances = domain.generate(seed=args.seed, count=args.count, **option_values(args, domain.generate_options))
     if args.out:
         directory = Path(args.out)
-        directory.mkdir(parents=True, exist_ok=True)
+        if directory.exists() and not directory.is_dir():
+            raise InputError("exists and is not a directory", directory)
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise InputError(f"cannot create: {error.strerror}", directory) from None
         for name, text in instances:
             write_atomically(directory / name, text)
             print(directory / name)

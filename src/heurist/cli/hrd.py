@@ -25,8 +25,8 @@ from heurist.cli.common import (
     limits_from,
     render_result,
 )
-from heurist.domains.klotski import HEURISTICS, problem_from_puzzle
-from heurist.domains.klotski.formats import format_solution, read_puzzle
+from heurist.domains.klotski import DOMAIN, HEURISTICS, problem_from_puzzle
+from heurist.domains.klotski.formats import read_puzzle
 from heurist.errors import InputError
 from heurist.files import write_atomically
 from heurist.search import Status, search
@@ -99,12 +99,11 @@ def run(args: argparse.Namespace) -> int:
                   f"{destination} not written", file=sys.stderr)
             status = EXIT_LIMIT
             continue
-        states = result.states if result.solved else None
-        outputs.append((destination, format_solution(puzzle.geometry, states, puzzle.variant, result.cost)))
+        outputs.append((destination, DOMAIN.write_solution(problem, result, "hrd")))
         drawn = (problem, result)
     for destination, text in outputs:
         write_atomically(destination, text)
     if outputs:
         problem, result = drawn
-        render_result("klotski", problem, result, args, title=f"hrd: {source}")
+        render_result(DOMAIN, problem, result, args, title=f"hrd: {source}")
     return status

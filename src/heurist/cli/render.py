@@ -16,9 +16,12 @@ from heurist.analysis.solutions import read_plan
 from heurist.cli.common import (
     EXIT_BY_STATUS,
     EXIT_STATUS_HELP,
+    add_domain_options,
     add_search_arguments,
+    domain_examples,
     domain_examples_epilog,
     format_statistics,
+    option_values,
     run_search,
 )
 from heurist.domains import Domain, all_domains
@@ -34,30 +37,29 @@ ORDER = 40
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    domains_list = all_domains()
     parser = subparsers.add_parser(
         "render",
         help="draw an instance or a plan as SVG, PNG, an animated GIF or an HTML viewer",
         description=__doc__.split("\n\n", 1)[1].replace("``", "'"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=domain_examples_epilog("render", (_examples(domain.name) for domain in all_domains())),
+        epilog=domain_examples_epilog("render", domains_list),
     )
     domains = parser.add_subparsers(dest="domain", metavar="DOMAIN", required=True)
-    for domain in all_domains():
+    for domain in domains_list:
         sub = domains.add_parser(
             domain.name,
             help=f"draw a {domain.name} instance or plan",
-            description=(
-                f"Draw a {domain.name} instance, "
-                + ("a plan read from a solution file (--plan), " if domain.read_solution else "")
-                + "or the plan heurist finds (--solve)."
-            ),
+            description=f"Draw a {domain.name} instance, a plan read from a solution file (--plan), "
+            "or the plan heurist finds (--solve).",
             formatter_class=argparse.RawDescriptionHelpFormatter,
-            epilog=_examples(domain.name) + "\n\n" + EXIT_STATUS_HELP,
+            epilog=domain_examples(domain, "render") + "\n" + EXIT_STATUS_HELP,
         )
         sub.add_argument("file", metavar="INSTANCE", help="instance file")
         output = sub.add_argument_group("output")
         output.add_argument(
-            "--out", "-o", required=True, metavar="FILE", help=f"where to draw; the format from the extension: {', '.join(FORMATS)}"
+            "--out", "-o", required=True, metavar="FILE",
+            help=f"where to draw; the format from the extension: {', '.join(FORMATS)}",
         )
         output.add_argument("--title", help="the HTML viewer's title (default: domain and instance)")
         output.add_argument(
@@ -70,59 +72,34 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             help="the plan is a cheapest one: the viewer also plots h*, the cost still to go "
             "(set by itself for --solve with ucs)",
         )
-        if domain.name == "blokus":
+        if domain.flips:
             output.add_argument(
                 "--flip", action="store_true",
                 help="draw row 0 at the top (default: at the bottom, as the course's pictures do)",
             )
         plan = sub.add_mutually_exclusive_group()
-        if domain.read_solution is not None:
-            plan.add_argument("--plan", metavar="SOLUTION", help=f"a solution file: {domain.solution_format}")
+        plan.add_argument("--plan", metavar="SOLUTION", help=f"a solution file: {domain.solution_help}")
         plan.add_argument("--solve", action="store_true", help="solve the instance first and draw the plan found")
-        domain.add_arguments(sub)
+        add_domain_options(sub, domain)
         add_search_arguments(sub, domain.heuristics, domain.default_heuristic)
         sub.set_defaults(handler=lambda args, domain=domain: render(domain, args))
 
 
-def _examples(name: str) -> str:
-    lines = {
-        "klotski": [
-            "heurist render klotski data/hrd/w23_s24_char/testhrd_med1.txt --out start.png",
-            "heurist render klotski data/hrd/w23_s24_char/testhrd_easy1.txt "
-            "--plan data/hrd/w23_s24_char/testhrd_easy1_astar_output_1.txt --out replay.html",
-            "heurist render klotski data/hrd/w23_s24_char/testhrd_med1.txt --solve --out solution.gif",
-        ],
-        "blocksworld": [
-            "heurist render blocksworld data/blocksworld/probA06.bwp --out problem.svg",
-            "heurist render blocksworld data/blocksworld/probB10.bwp --solve --out replay.html",
-            "heurist blocksworld data/blocksworld/probA06.bwp > trace.txt && "
-            "heurist render blocksworld data/blocksworld/probA06.bwp --plan trace.txt --out trace.gif",
-        ],
-        "blokus": [
-            'heurist render blokus small_set.txt -s 10 10 -x 3 3 --targets "[(2,2), (5,5), (6,7)]" --out board.png',
-            'heurist render blokus small_set.txt -s 10 10 -x 3 3 --targets "[(2,2), (5,5), (6,7)]" --solve --out cover.html',
-            'heurist render blokus small_set.txt -s 10 10 -x 3 3 --targets "[(2,2), (5,5), (6,7)]" --plan moves.txt '
-            "--out moves.gif",
-        ],
-    }.get(name, [])
-    return "examples:\n" + "\n".join(f"  {line}" for line in lines) if lines else ""
-
-
 def render(domain: Domain, args: argparse.Namespace) -> int:
-    # A plan read from a file is made of real states, so its replay needs the unreduced problem.
-    plan_file = getattr(args, "plan", None)
-    problem = load_problem(domain, args.file, args) if plan_file else domain.load(args.file, args)
-    heuristics = getattr(problem, "heuristics", domain.heuristics)
+    output_format(args.out)
+    options = option_values(args, domain.options)
+    # Plans read from files and pictures of the start show real states: no search-only reductions.
+    problem = domain.load(args.file, **options) if args.solve else load_problem(domain, args.file, **options)
     statistics = None
     optimal = args.optimal
     actions = step_costs = None  # recovered from the problem's moves unless a replay gives them
     if args.solve:
-        result = run_search(problem, args, heuristics)
+        result = run_search(problem, args, domain.heuristics)
         if not result.solved:
             print(format_statistics(result), file=sys.stderr)
             print(f"heurist: {args.file}: no plan found, nothing drawn", file=sys.stderr)
             return EXIT_BY_STATUS[result.status]
-        states = result.states
+        states, actions = result.states, result.actions
         statistics = {
             "algorithm": result.algorithm,
             "heuristic": args.heuristic,
@@ -132,14 +109,14 @@ def render(domain: Domain, args: argparse.Namespace) -> int:
             **result.statistics.as_dict(),
         }
         optimal = optimal or result.algorithm == "ucs"
-    elif plan_file:
-        replayed = read_plan(domain, problem, plan_file)
+    elif args.plan:
+        replayed = read_plan(domain, problem, args.plan)
         states, actions, step_costs = replayed.states, replayed.actions, replayed.step_costs
     else:
         states = [problem.initial_state]
-    heuristic = heuristics.resolve(args.heuristic) if output_format(args.out) == ".html" else None
+    heuristic = domain.heuristics.resolve(args.heuristic) if output_format(args.out) == ".html" else None
     render_plan(
-        domain.name,
+        domain,
         problem,
         states,
         statistics,

@@ -8,7 +8,6 @@ The output is the domain's ``text`` or ``json`` solution format
 from __future__ import annotations
 
 import argparse
-import sys
 
 from heurist.cli.common import (
     EXIT_BY_STATUS,
@@ -74,11 +73,19 @@ def solve(domain: Domain, args: argparse.Namespace) -> int:
     )
     if args.format == "json":
         print(domain.write_solution(problem, result, "json", instance=str(args.file), heuristic=args.heuristic))
-    elif sys.stdout.isatty() and result.solved and not args.quiet:
+    elif result.solved and not args.quiet and _colour_terminal():
         _print_coloured(domain, problem, result)
     else:
         print(domain.write_solution(problem, result, "text", quiet=args.quiet), end="")
     return EXIT_BY_STATUS[result.status]
+
+
+def _colour_terminal() -> bool:
+    """Whether rich would colour standard output (a terminal, or FORCE_COLOR set; not NO_COLOR)."""
+    from rich.console import Console
+
+    console = Console()
+    return console.is_terminal and console.color_system is not None
 
 
 def _print_coloured(domain: Domain, problem, result) -> None:

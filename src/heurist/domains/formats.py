@@ -8,8 +8,9 @@ prints, ``heurist validate`` and ``heurist render --plan`` read back:
   blank line; then the statistics (``status: ...``, ``cost: ...``...). With
   ``--quiet`` only the statistics are printed, which say whether a plan
   exists but not which.
-* **json**: one document with the outcome, ``plan`` (per step the
-  ``action`` and the ``state`` as text) and ``statistics``.
+* **json**: one document with the outcome, ``start`` (the start state as
+  text), ``plan`` (per move its ``step`` number, ``action`` and the ``state``
+  after it, as text) and ``statistics``.
 
 A plan is read back by its states where the domain can parse them
 (``Domain.parse_state``), else by its actions (``Domain.parse_action``).
@@ -112,12 +113,16 @@ def read_text(domain: Domain, text: str, problem: Any, source: str) -> Solution:
 
 def write_json(domain: Domain, problem: Any, result: SearchResult, **context: Any) -> str:
     """``heurist solve --format json``: ``context`` (domain, instance, heuristic), outcome, plan, statistics."""
-    plan = [
-        {"step": step, "action": domain.format_action(problem, result.actions[step - 1]) if step else None,
-         "state": domain.format_state(problem, state)}
-        for step, state in enumerate(result.states)
-    ] if result.solved else []
-    return result_as_json(result, plan, **{"domain": domain.name, **context})
+    extra: dict[str, Any] = {"domain": domain.name, **context}
+    plan = []
+    if result.solved:
+        extra["start"] = domain.format_state(problem, result.states[0])
+        plan = [
+            {"step": step, "action": domain.format_action(problem, action),
+             "state": domain.format_state(problem, state)}
+            for step, (action, state) in enumerate(zip(result.actions, result.states[1:]), start=1)
+        ]
+    return result_as_json(result, plan, **extra)
 
 
 def looks_like_json(text: str) -> bool:
@@ -139,15 +144,17 @@ def read_json(domain: Domain, text: str, problem: Any, source: str) -> Solution:
     plan = document.get("plan")
     if status == "unsolvable":
         return Solution(source, "json", unsolvable=True)
-    if status != "solved" or not isinstance(plan, list) or not plan:
+    if status != "solved" or not isinstance(plan, list):
         raise InputError(f"the file holds no plan (status: {status})", source, 1)
     cost = document.get("cost")
     stated = float(cost) if isinstance(cost, (int, float)) else None
-    for index, step in enumerate(plan):
+    for index, step in enumerate(plan, start=1):
         if not isinstance(step, dict) or step.get("step") != index:
             raise InputError(f"plan entry {index} is not step {index} with an action and a state", source, 1)
     if domain.reads_states:
-        states = []
+        if not isinstance(document.get("start"), str):
+            raise InputError("the document has no 'start' state", source, 1)
+        states = [domain.parse_state(problem, document["start"].split("\n"), f"{source} start", 1)]
         for step in plan:
             if not isinstance(step.get("state"), str):
                 raise InputError(f"plan step {step['step']} has no state text", source, 1)
@@ -155,7 +162,7 @@ def read_json(domain: Domain, text: str, problem: Any, source: str) -> Solution:
         return Solution(source, "json", states=states, lines=[1] * len(states), stated_cost=stated,
                         stated_cost_line=1 if stated is not None else None)
     moves = []
-    for step in plan[1:]:
+    for step in plan:
         if not isinstance(step.get("action"), str):
             raise InputError(f"plan step {step['step']} has no action", source, 1)
         moves.append(domain.parse_action(problem, step["action"], f"{source} step {step['step']}", 1))
