@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+from heurist.domains.formats import SolutionFormat, json_format, text_format
 from heurist.errors import InputError
 from heurist.search import HeuristicRegistry, SearchResult
 from heurist.search.solutions import Solution
@@ -151,26 +152,6 @@ def parse_words(declared: Iterable[Option], words: Sequence[str], source: str | 
     return values
 
 
-@dataclass(frozen=True)
-class SolutionFormat:
-    """A solution file format: its writer beside its reader, as python-chess pairs ``fen()`` with ``set_fen()``.
-
-    ``write(problem, result, **context)`` turns a
-    :class:`~heurist.search.SearchResult` into the file's text (``context``
-    carries what a course program prints besides the plan: the file name,
-    the heuristic, the expansion count); ``read(text, problem, source)``
-    turns that text back into a :class:`~heurist.search.solutions.Solution`
-    (raising :class:`InputError` with a line number on bad input);
-    ``detect(text)`` says whether a text looks like this format.
-    """
-
-    name: str
-    description: str
-    write: Callable[..., str]
-    read: Callable[[str, Any, str], Solution]
-    detect: Callable[[str], bool] = lambda text: True
-
-
 class Domain:
     """A puzzle domain's face: what every command needs from it.
 
@@ -273,8 +254,6 @@ class Domain:
     @property
     def solution_formats(self) -> tuple[SolutionFormat, ...]:
         """Every solution format: heurist's ``text`` and ``json`` output, then the course formats."""
-        from heurist.domains.formats import json_format, text_format
-
         return (json_format(self), text_format(self), *self.course_formats)
 
     def solution_format(self, name: str) -> SolutionFormat:
@@ -310,6 +289,12 @@ class Domain:
         """
         raise NotImplementedError
 
+    def picture(self, problem: Any, states: Sequence[Any] | None = None, index: int = -1, *,
+                flip: bool = False) -> Picture:
+        """A state of a plan (default: the start) as a :class:`Picture`, which notebooks show as SVG."""
+        plain = self.plain(problem)
+        return Picture(self, plain, list(states) if states else [plain.initial_state], index, flip=flip)
+
     def terminal_style(self, problem: Any, state: Any) -> Callable[[int, int, str], str | None] | None:
         """A rich style for each character of :meth:`format_state`'s text (row, column, char), or None."""
         return None
@@ -322,6 +307,42 @@ class Domain:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
+
+
+class Picture:
+    """A state of a plan drawn by its domain; Jupyter shows it (``_repr_svg_``), as python-chess shows boards."""
+
+    def __init__(self, domain: Domain, problem: Any, states: Sequence[Any], index: int = -1, *, flip: bool = False):
+        self.domain, self.problem, self.states, self.index, self.flip = domain, problem, list(states), index, flip
+
+    def svg(self) -> str:
+        from heurist.scene import to_svg
+
+        return to_svg(self.domain.draw(self.problem, self.states, self.index, flip=self.flip))
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
+
+    def __repr__(self) -> str:
+        return self.domain.format_state(self.problem, self.states[self.index])
+
+
+class ShowsItself:
+    """Mixin of problem classes: a problem shows its start in a notebook, drawn by its domain.
+
+    ``domain_name`` names the registered domain that draws it.
+    """
+
+    domain_name: ClassVar[str] = ""
+
+    def picture(self, state: Any = None) -> Picture:
+        """``state`` (default: the start) drawn as the domain draws it; a real state, not a representative."""
+        domain = get_domain(self.domain_name)
+        plain = domain.plain(self)
+        return Picture(domain, plain, [plain.initial_state if state is None else state])
+
+    def _repr_svg_(self) -> str:
+        return self.picture().svg()
 
 
 # ----- discovery -----------------------------------------------------------------------------
@@ -366,6 +387,8 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "Domain",
     "Option",
+    "Picture",
+    "ShowsItself",
     "SolutionFormat",
     "all_domains",
     "check_options",

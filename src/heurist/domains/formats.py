@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from heurist.errors import InputError
@@ -29,11 +30,31 @@ from heurist.search.solutions import Solution
 from heurist.search.statistics import format_statistics, result_as_json
 
 if TYPE_CHECKING:
-    from heurist.domains import Domain, SolutionFormat
+    from heurist.domains import Domain
 
 _MOVE_HEADER = re.compile(r"^move (\d+): (.*)$")
 _STATUS = re.compile(r"^status: (solved|unsolvable|limit reached)\b")
 _COST = re.compile(r"^cost: (\S+)$")
+
+
+@dataclass(frozen=True)
+class SolutionFormat:
+    """A solution file format: its writer beside its reader, as python-chess pairs ``fen()`` with ``set_fen()``.
+
+    ``write(problem, result, **context)`` turns a
+    :class:`~heurist.search.SearchResult` into the file's text (``context``
+    carries what a course program prints besides the plan: the file name,
+    the heuristic, the expansion count); ``read(text, problem, source)``
+    turns that text back into a :class:`~heurist.search.solutions.Solution`
+    (raising :class:`InputError` with a line number on bad input);
+    ``detect(text)`` says whether a text looks like this format.
+    """
+
+    name: str
+    description: str
+    write: Callable[..., str]
+    read: Callable[[str, Any, str], Solution]
+    detect: Callable[[str], bool] = lambda text: True
 
 
 # ----- text --------------------------------------------------------------------------------------
@@ -171,8 +192,6 @@ def read_json(domain: Domain, text: str, problem: Any, source: str) -> Solution:
 
 
 def text_format(domain: Domain) -> SolutionFormat:
-    from heurist.domains import SolutionFormat
-
     return SolutionFormat(
         "text", "'heurist solve' output ('start:', 'move N: ...' with the states, the statistics)",
         write=lambda problem, result, **context: write_text(domain, problem, result, **context),
@@ -182,8 +201,6 @@ def text_format(domain: Domain) -> SolutionFormat:
 
 
 def json_format(domain: Domain) -> SolutionFormat:
-    from heurist.domains import SolutionFormat
-
     return SolutionFormat(
         "json", "'heurist solve --format json' output",
         write=lambda problem, result, **context: write_json(domain, problem, result, **context),

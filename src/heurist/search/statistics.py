@@ -71,6 +71,16 @@ class SearchResult:
     def plan_length(self) -> int | None:
         return len(self.actions) if self.solved else None
 
+    def _repr_html_(self) -> str:
+        """The outcome and statistics as a table, for notebooks."""
+        from html import escape
+
+        rows = "".join(
+            f"<tr><th style='text-align:left'>{escape(name)}</th><td>{escape(str(value))}</td></tr>"
+            for name, value in self.summary().items() if value is not None
+        )
+        return f"<table>{rows}</table>"
+
     def summary(self) -> dict[str, Any]:
         """A flat dictionary with Lab attribute names, ready for JSON or CSV."""
         row: dict[str, Any] = {

@@ -16,6 +16,8 @@ import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
+from heurist.domains import ShowsItself
+
 State = tuple[str, ...]
 
 
@@ -34,13 +36,15 @@ class IllegalMove(ValueError):
     """A move that cannot be made in the given state."""
 
 
-class BlocksWorldProblem:
+class BlocksWorldProblem(ShowsItself):
     """One instance: a start and a goal over the same blocks and the same number of stacks.
 
     Goal tables used by every heuristic are computed once here:
     ``goal_stack[block]`` and ``goal_height[block]`` (0 = bottom), and
     ``bit[block]``, a one-bit mask per block for set arithmetic on ints.
     """
+
+    domain_name = "blocksworld"
 
     def __init__(
         self,

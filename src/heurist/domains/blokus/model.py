@@ -23,6 +23,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
+from heurist.domains import ShowsItself
 from heurist.domains.blokus.board import Board, Placement
 from heurist.domains.blokus.heuristics import reach, reach_below, target_bound
 from heurist.domains.blokus.pieces import Cell, PieceSet
@@ -37,8 +38,10 @@ PUZZLES = ("fill", "corners", "cover")
 """Puzzles that are plain search problems (``heurist solve blokus --puzzle``)."""
 
 
-class BlokusProblem:
+class BlokusProblem(ShowsItself):
     """Common ground of the puzzles: start, targets, successors and the course's counter."""
+
+    domain_name = "blokus"
 
     kind = "blokus"
     tile_cost = True  # a move costs its number of tiles (corners, cover); fill overrides

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from heurist.domains import ShowsItself
 from heurist.domains.klotski.board import BIG, Geometry
 from heurist.errors import InputError
 
@@ -14,7 +15,7 @@ METRICS = {
 }
 
 
-class KlotskiProblem:
+class KlotskiProblem(ShowsItself):
     """Move pieces from ``start`` until the goal holds; every move costs 1.
 
     The goal is either the classic one (some 2x2 piece at the bottom-centre
@@ -27,6 +28,8 @@ class KlotskiProblem:
     plans stay optimal while about half the states are visited. The plan is
     turned back into real boards by :meth:`unfold_plan`.
     """
+
+    domain_name = "klotski"
 
     def __init__(
         self,

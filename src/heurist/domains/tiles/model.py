@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
+from heurist.domains import ShowsItself
+
 State = tuple[int, ...]
 
 BLANK_MOVES = (("up", -1, 0), ("down", 1, 0), ("left", 0, -1), ("right", 0, 1))
@@ -83,13 +85,15 @@ def is_solvable(rows: int, cols: int, start: Sequence[int], goal: Sequence[int])
     return permutation_parity(start, goal) == taxicab % 2
 
 
-class TilesProblem:
+class TilesProblem(ShowsItself):
     """One instance: a ``rows`` x ``cols`` board, a start and a goal over the tiles 0 (blank) to N-1.
 
     ``goal_index[tile]`` is the goal cell of each tile; ``solvable`` says
     whether the goal can be reached (see :func:`is_solvable`);
     ``heuristic_memo`` holds the tables heuristics build lazily.
     """
+
+    domain_name = "tiles"
 
     def __init__(self, rows: int, cols: int, start: Sequence[int], goal: Sequence[int] | None = None, *,
                  name: str = "tiles"):
