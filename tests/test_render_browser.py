@@ -64,11 +64,11 @@ def test_viewer_steps_to_the_goal_in_chromium(browser, tmp_path):
     from selenium.webdriver.common.by import By
 
     domain = get_domain("klotski")
-    problem = domain.load(DATA / "hrd" / "f24_w25_goal" / "easy3.txt", None)  # has a goal board
+    problem = domain.load(DATA / "hrd" / "f24_w25_goal" / "easy3.txt")  # has a goal board
     result = search(problem, "astar", domain.heuristics.resolve("manhattan"))
     assert result.solved and len(result.states) > 2
     page = tmp_path / "viewer.html"
-    render_plan("klotski", problem, result.states, result.statistics, page)
+    render_plan(domain, problem, result.states, result.statistics, page)
 
     browser.get(page.as_uri())
     text = browser.find_element(By.ID, "board-text").text
@@ -113,10 +113,10 @@ def test_viewer_scrub_keys_and_play(browser, tmp_path):
     from selenium.webdriver.support.ui import Select, WebDriverWait
 
     domain = get_domain("blocksworld")
-    problem = domain.load(DATA / "blocksworld" / "probA06.bwp", None)
+    problem = domain.load(DATA / "blocksworld" / "probA06.bwp")
     result = search(problem, "astar", domain.heuristics.resolve(domain.default_heuristic))
     page = tmp_path / "viewer.html"
-    render_plan("blocksworld", problem, result.states, result.statistics, page)
+    render_plan(domain, problem, result.states, result.statistics, page)
     browser.get(page.as_uri())
     last = len(result.states) - 1
 
