@@ -71,7 +71,7 @@ class TilesDomain(Domain):
         "solve": [
             "heurist solve tiles data/tiles/aima-26.txt",
             "heurist solve tiles data/tiles/hardest-31.txt --heuristic manhattan",
-            "heurist solve tiles data/tiles/fifteen-40.txt --algo idastar --format json",
+            "heurist solve tiles data/tiles/fifteen-46.txt --algo idastar --format json",
         ],
         "validate": [
             "heurist solve tiles data/tiles/aima-26.txt > plan.txt && "
