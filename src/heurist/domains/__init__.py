@@ -352,10 +352,18 @@ _BUILT_IN = ("blocksworld", "blokus", "klotski", "tiles")
 
 @functools.lru_cache(maxsize=1)
 def _entry_points() -> dict[str, Any]:
-    """Entry points by domain name; the built-in packages also when run from a bare source tree."""
-    found: dict[str, Any] = {
-        entry.name: entry for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
-    }
+    """Entry points by domain name; the built-in packages also when run from a bare source tree.
+
+    An entry point into ``heurist.domains`` whose package this heurist does not
+    have (metadata installed from another checkout) is left out, rather than
+    breaking every command when it is imported.
+    """
+    found: dict[str, Any] = {}
+    for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        module = entry.value.partition(":")[0].strip()
+        if module.startswith(f"{__name__}.") and importlib.util.find_spec(module) is None:
+            continue
+        found[entry.name] = entry
     for name in _BUILT_IN:
         if name not in found and importlib.util.find_spec(f"{__name__}.{name}") is not None:
             found[name] = f"{__name__}.{name}"

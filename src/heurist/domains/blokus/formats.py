@@ -110,4 +110,7 @@ def read_solution(text: str, problem: Any, source: str) -> Solution:
         placement = parse_placement(problem, line, source, number)
         moves.append(placement)
         lines.append(number)
+    if not moves:  # an empty file, or statistics alone: no plan and no "no solution" claim
+        raise InputError("the file holds no move and does not say 'no solution'", source,
+                         max(1, len(text.splitlines())))
     return Solution(source, "blokus", moves=moves, lines=lines, stated_cost=stated_cost, stated_cost_line=stated_line)
