@@ -201,3 +201,40 @@ def test_blocksworld_failed_run_claims_no_plan(tmp_path, capsys):
                      "statistics: probA05.bwp method Astar planlen FAILED iter 5 maxq 60\n")
     code, report = validate("blocksworld", str(BWP / "probA05.bwp"), str(trace), capsys=capsys)
     assert code == 1 and report["claim"] == "no solution" and "cost 5 exists" in report["problems"][0]
+
+
+@pytest.mark.parametrize("limit", [["--no-optimality"], ["--time-limit", "1e-9"], ["--max-expansions", "1"]])
+@pytest.mark.parametrize("domain, instance, claim, options", [
+    ("klotski", HRD / "w23_s24_char/testhrd_easy1.txt", "No solution\n", []),
+    ("blocksworld", BWP / "probA05.bwp", "FAILED: MAX_ITERS reached, iter=5, max queue size=60\n", []),
+    ("blokus", "small_set.txt", "status: no solution\n", ["-s", "6", "6", "-x", "3", "3", "--targets", "[(2,2)]"]),
+])
+def test_an_unsettled_no_solution_claim_is_unverified_never_valid(domain, instance, claim, options, limit,
+                                                                  tmp_path, capsys):
+    claimed = tmp_path / "none.txt"
+    claimed.write_text(claim)
+    code, report = validate(domain, str(instance), str(claimed), *options, *limit, capsys=capsys)
+    assert code == 3 and report["verdict"] == "unverified" and not report["valid"]
+    assert main(["validate", domain, str(instance), str(claimed), *options, *limit]) == 3
+    assert capsys.readouterr().out.splitlines()[-1].startswith("verdict: unverified")
+
+
+def test_require_optimal_without_the_optimum_is_unverified(tmp_path, capsys):
+    puzzle = HRD / "w23_s24_char/testhrd_hard1.txt"
+    out = _dfs_output(tmp_path, puzzle)
+    capsys.readouterr()
+    code, report = validate("klotski", str(puzzle), str(out), "--require-optimal", "--max-expansions", "10",
+                            capsys=capsys)
+    assert code == 3 and report["verdict"] == "unverified" and report["legal"] and report["ends_at_goal"]
+    code, report = validate("klotski", str(puzzle), str(out), "--require-optimal", capsys=capsys)
+    assert code == 1 and report["verdict"] == "valid but not optimal" and report["optimal_cost"] == 116
+
+
+def test_solve_output_in_every_format_is_validated(tmp_path, capsys):
+    puzzle = HRD / "w23_s24_char/testhrd_med1.txt"
+    for form in ("text", "json"):
+        assert main(["solve", "klotski", str(puzzle), "--format", form]) == 0
+        plan = tmp_path / f"plan.{form}"
+        plan.write_text(capsys.readouterr().out)
+        code, report = validate("klotski", str(puzzle), str(plan), capsys=capsys)
+        assert code == 0 and report["verdict"] == "valid and optimal" and report["format"] == form
