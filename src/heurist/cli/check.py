@@ -38,7 +38,8 @@ DEFAULT_CLAIMS = ("admissible", "goal-aware")
 EXIT_HELP = f"""exit status:
   0  every claimed property holds on every instance checked
   1  a claimed property is violated (the report shows a witness)
-  {EXIT_INPUT_ERROR}  bad input: a malformed file or option (one line on stderr says where)
+  {EXIT_INPUT_ERROR}  bad input: a malformed file or option, or an output that cannot be written
+     (one line on stderr says where)
   {EXIT_LIMIT}  no violation found, but some instance had more states than --max-states"""
 
 

@@ -13,7 +13,7 @@ from heurist.cli.common import (
 )
 from heurist.domains import Domain, all_domains
 from heurist.errors import InputError
-from heurist.files import write_atomically
+from heurist.files import output_directory, write_files
 
 ORDER = 20
 
@@ -54,14 +54,12 @@ def generate(domain: Domain, args: argparse.Namespace) -> int:
     if args.out:
         directory = Path(args.out)
         if directory.exists() and not directory.is_dir():
-            raise InputError("exists and is not a directory", directory)
-        try:
-            directory.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise InputError(f"cannot create: {error.strerror}", directory) from None
-        for name, text in instances:
-            write_atomically(directory / name, text)
-            print(directory / name)
+            raise InputError("cannot write: exists and is not a directory", directory)
+        with output_directory(directory):
+            files = [(directory / name, text) for name, text in instances]
+            write_files(files)
+        for path, _ in files:
+            print(path)
     else:
         for _, text in instances:
             print(text, end="" if text.endswith("\n") else "\n")

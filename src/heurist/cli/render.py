@@ -25,6 +25,7 @@ from heurist.cli.common import (
     run_search,
 )
 from heurist.domains import Domain, all_domains
+from heurist.files import check_writable
 from heurist.render import (
     FINAL_MILLISECONDS,
     FORMATS,
@@ -87,6 +88,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def render(domain: Domain, args: argparse.Namespace) -> int:
     output_format(args.out)
+    check_writable(args.out)
     options = option_values(args, domain.options)
     # Plans read from files and pictures of the start show real states: no search-only reductions.
     problem = domain.load(args.file, **options) if args.solve else load_problem(domain, args.file, **options)
