@@ -25,6 +25,7 @@ from heurist.cli.common import (
     domain_examples,
     domain_examples_epilog,
     option_values,
+    whole_number,
 )
 from heurist.domains import Domain, all_domains
 from heurist.errors import InputError
@@ -85,7 +86,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             generator = ", ".join(option.flag for option in domain.generate_options)
             family = sub.add_argument_group("generated instances (instead of or besides INSTANCE files)")
             family.add_argument("--generated", type=_positive_int, metavar="N", help="check N generated instances too")
-            family.add_argument("--seed", type=int, default=0, help="seed of the generator (default: 0)")
+            family.add_argument("--seed", type=whole_number, default=0, help="seed of the generator (default: 0)")
             family.add_argument(
                 "--generate-options", metavar="OPTIONS",
                 help=f'options of "heurist generate {domain.name}" in one quoted string ({generator})',

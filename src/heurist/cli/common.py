@@ -210,6 +210,9 @@ def _number_converter(kind, expectation: str, accept, name: str):
 positive_int = _number_converter(int, "a positive whole number", lambda value: value > 0, "positive_int")
 """argparse ``type``: a whole number > 0."""
 
+whole_number = _number_converter(int, "a whole number", lambda value: True, "whole_number")
+"""argparse ``type``: any whole number (a seed)."""
+
 positive_float = _number_converter(
     float, "a positive number", lambda value: 0 < value < math.inf, "positive_float"
 )

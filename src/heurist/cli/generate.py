@@ -10,6 +10,8 @@ from heurist.cli.common import (
     domain_examples,
     domain_examples_epilog,
     option_values,
+    positive_int,
+    whole_number,
 )
 from heurist.domains import Domain, all_domains
 from heurist.errors import InputError
@@ -34,8 +36,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             domain.name, help=f"random {domain.name} instances",
             formatter_class=argparse.RawDescriptionHelpFormatter, epilog=domain_examples(domain, "generate"),
         )
-        sub.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
-        sub.add_argument("--count", type=int, default=1, help="how many instances (default: 1)")
+        sub.add_argument("--seed", type=whole_number, default=0, help="random seed (default: 0)")
+        sub.add_argument("--count", type=positive_int, default=1, help="how many instances (default: 1)")
         sub.add_argument(
             "--out",
             metavar="DIR",

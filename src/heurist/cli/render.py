@@ -135,7 +135,10 @@ def render(domain: Domain, args: argparse.Namespace) -> int:
 
 
 def _milliseconds(text: str) -> int:
-    value = int(text)
-    if not 20 <= value <= 60_000:
-        raise argparse.ArgumentTypeError("must be between 20 and 60000 milliseconds")
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or not 20 <= value <= 60_000:
+        raise argparse.ArgumentTypeError(f"expected a whole number of milliseconds from 20 to 60000, got {text!r}")
     return value
