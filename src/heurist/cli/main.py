@@ -83,6 +83,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if sys.stdout is guarded:
             sys.stdout = stdout
+        try:  # what an error left in the buffer must not fail again at interpreter exit
+            if stdout is not None:
+                stdout.flush()
+        except (OSError, ValueError):
+            _silence(stdout)
 
 
 class OutputFailed(Exception):
