@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from heurist.domains import Domain, Option
-from heurist.errors import InputError, one_line
+from heurist.errors import InputError
 from heurist.files import check_writable
 from heurist.search import ALGORITHMS, Limits, SearchResult, Status, search
 from heurist.search.heuristics import HeuristicRegistry
@@ -44,9 +44,8 @@ class ArgumentParser(argparse.ArgumentParser):
     """
 
     def error(self, message: str):
-        command = self.prog.removeprefix("heurist").strip()
-        where = f"{one_line(command)}: " if command else ""
-        self.exit(EXIT_INPUT_ERROR, f"heurist: {where}{one_line(message)}\n")
+        command = self.prog.removeprefix("heurist").strip() or None
+        self.exit(EXIT_INPUT_ERROR, f"heurist: {InputError(message, command)}\n")  # escaped and cut as any
 
     def parse_args(self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None):
         namespace, extras = self.parse_known_args(args, namespace)
