@@ -32,7 +32,7 @@ def test_v1_form_writes_both_files_and_astar_matches_the_course(tmp_path):
 def test_v2_v3_form_and_no_solution(tmp_path):
     out = tmp_path / "out.txt"
     assert main(["hrd", "--algo", "astar", "--inputfile", str(DATA / "f24_w25_goal/easy2.txt"),
-                 "--outputfile", str(out)]) == 0
+                 "--outputfile", str(out)]) == 1  # unsolvable, as hrd's help says
     assert out.read_text() == "No solution\n"
     assert main(["hrd", "--algo", "dfs", "--inputfile", str(DATA / "w23_s24_char/testhrd_med1.txt"),
                  "--outputfile", str(out)]) == 0

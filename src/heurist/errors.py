@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+MAX_MESSAGE = 200
+"""Messages longer than this many characters are cut (a 1 MB bad line gives a short message)."""
+
 
 class HeuristError(Exception):
     """Base class of heurist's own exceptions."""
@@ -17,7 +20,10 @@ class InputError(HeuristError, ValueError):
     """Malformed user input: a puzzle file, a solution file or an option.
 
     ``source`` names the file (or option) and ``line`` the 1-based line number
-    when one applies, so the message can point at the exact place.
+    when one applies, so the message can point at the exact place. The text is
+    always one line: control characters (a newline in a file name, say) are
+    escaped as ``repr`` escapes them, and a message longer than
+    :data:`MAX_MESSAGE` characters is cut in the middle with an ellipsis.
     """
 
     def __init__(self, message: str, source: str | Path | None = None, line: int | None = None):
@@ -29,9 +35,20 @@ class InputError(HeuristError, ValueError):
     def __str__(self) -> str:
         where = ""
         if self.source is not None:
-            where = self.source if self.line is None else f"{self.source}:{self.line}"
+            source = one_line(self.source)
+            where = source if self.line is None else f"{source}:{self.line}"
             where += ": "
-        return f"{where}{self.message}"
+        message = one_line(self.message)
+        if len(message) > MAX_MESSAGE:  # keep the start and the end, where the advice usually is
+            message = message[: MAX_MESSAGE - 61] + "…" + message[-60:]
+        return f"{where}{message}"
+
+
+def one_line(text: str) -> str:
+    """``text`` with every unprintable character (newline, tab, form feed, U+2028...) escaped as ``repr`` does."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
 
 
 def read_text(path: str | Path) -> str:

@@ -1,9 +1,21 @@
-"""Writing output files so that a reader never sees one half-written."""
+"""Writing output files so that a reader never sees one half-written.
+
+Regular files are replaced in one step (a temporary file, then a rename).
+Anything else that already exists at the path, a device such as
+``/dev/stdout`` or ``/dev/null``, a FIFO or a symbolic link, is written
+through: opened and written in place, never replaced by a regular file.
+Every failure is an :class:`~heurist.errors.InputError` that names the path:
+``PATH: cannot write: REASON``.
+"""
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from heurist.errors import InputError
@@ -15,25 +27,157 @@ def _umask() -> int:
     return mask
 
 
+def cannot_write(path: str | Path, error: OSError | int) -> InputError:
+    """The input error for an output that cannot be written: ``PATH: cannot write: REASON``."""
+    reason = os.strerror(error) if isinstance(error, int) else (error.strerror or str(error))
+    return InputError(f"cannot write: {reason}", path)
+
+
+def writes_through(path: str | Path) -> bool:
+    """Whether ``path`` exists and is not a regular file or a directory: a symbolic link, a device, a FIFO."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISLNK(mode) or not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+def _directory(path: Path) -> Path:
+    return path.parent if str(path.parent) else Path(".")
+
+
+def check_writable(path: str | Path) -> None:
+    """Raise the :func:`cannot_write` error now if ``path`` can be seen not to be writable.
+
+    A command that writes several files checks them all first, so that a bad
+    last path does not leave the first files written. The check creates and
+    removes a temporary file beside ``path``, so a missing, read-only or full
+    directory is found as the write would find it.
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise cannot_write(path, errno.EISDIR)
+    if writes_through(path):
+        if os.path.exists(path) and not os.access(path, os.W_OK):
+            raise cannot_write(path, errno.EACCES)
+        return
+    try:
+        handle, temporary = tempfile.mkstemp(dir=_directory(path), prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as error:
+        raise cannot_write(path, error) from None
+    os.close(handle)
+    Path(temporary).unlink(missing_ok=True)
+
+
+def _encoded(data: str | bytes) -> bytes:
+    return data.encode("utf-8") if isinstance(data, str) else data
+
+
+def _write_through(path: Path, data: bytes) -> None:
+    try:
+        with open(path, "wb") as stream:
+            stream.write(data)
+    except OSError as error:
+        raise cannot_write(path, error) from None
+
+
+def _write_temporary(path: Path, data: bytes) -> str:
+    """``data`` in a new temporary file beside ``path``; its name."""
+    if path.is_dir():
+        raise cannot_write(path, errno.EISDIR)
+    try:
+        handle, temporary = tempfile.mkstemp(dir=_directory(path), prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as error:
+        raise cannot_write(path, error) from None
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes files private; outputs are not
+    except BaseException as error:
+        Path(temporary).unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise cannot_write(path, error) from None
+        raise
+    return temporary
+
+
 def write_atomically(path: str | Path, data: str | bytes) -> None:
     """Write ``data`` (text, written as is without newline translation, or bytes) to ``path``.
 
-    The data goes to a temporary file in the same directory, which then replaces
-    ``path`` in one step: an interrupted run leaves the old file or none, never a
-    truncated one. The file gets the usual permissions (0666 less the umask).
-    A directory that cannot be written to is an :class:`InputError` naming the path.
+    A regular file (or a new one) is written to a temporary file in the same
+    directory, which then replaces ``path`` in one step: an interrupted run
+    leaves the old file or none, never a truncated one. The file gets the usual
+    permissions (0666 less the umask). A device, FIFO or symbolic link is
+    written through. Any failure is an :class:`InputError` naming the path.
     """
-    path = Path(path)
-    directory = path.parent if str(path.parent) else Path(".")
+    write_files([(path, data)], check=False)
+
+
+def write_files(files: Iterable[tuple[str | Path, str | bytes]], *, check: bool = True) -> None:
+    """Write several files all or nothing, as far as the file system allows.
+
+    Every path is checked first (:func:`check_writable`), then every regular
+    file is written to its temporary file; only when all of them are written
+    do the renames happen. On a failure the temporary files are removed and
+    no regular file has been replaced.
+    """
+    files = [(Path(path), _encoded(data)) for path, data in files]
+    if check:
+        for path, _ in files:
+            check_writable(path)
+    temporaries: list[tuple[str, Path]] = []
     try:
-        handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as error:
-        raise InputError(f"cannot write: {error.strerror}", path) from None
+        for path, data in files:
+            if not writes_through(path):
+                temporaries.append((_write_temporary(path, data), path))
+        for path, data in files:
+            if writes_through(path):
+                _write_through(path, data)
+        while temporaries:
+            temporary, path = temporaries[0]
+            try:
+                os.replace(temporary, path)
+            except OSError as error:
+                raise cannot_write(path, error) from None
+            temporaries.pop(0)
+    finally:
+        for temporary, _ in temporaries:
+            Path(temporary).unlink(missing_ok=True)
+
+
+@contextmanager
+def output_directory(directory: str | Path) -> Iterator[Path]:
+    """Create ``directory`` (and its missing parents) for the files written in the ``with`` block.
+
+    When the block fails, the directories this call created are removed again
+    (if still empty), so a failed command leaves no empty directory behind.
+    """
+    directory = Path(directory)
+    created: list[Path] = []
+    for folder in reversed([directory, *directory.parents]):
+        if str(folder) in ("", ".") or folder.exists():
+            continue
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            continue
+        except OSError as error:
+            _remove(created)
+            raise cannot_write(folder, error) from None
+        created.append(folder)
+    if not directory.is_dir():
+        _remove(created)
+        raise cannot_write(directory, errno.ENOTDIR)
     try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data.encode("utf-8") if isinstance(data, str) else data)
-        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes files private; outputs are not
-        os.replace(temporary, path)
+        yield directory
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        _remove(created)
         raise
+
+
+def _remove(folders: list[Path]) -> None:
+    for folder in reversed(folders):
+        try:
+            folder.rmdir()
+        except OSError:
+            return

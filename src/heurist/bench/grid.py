@@ -8,6 +8,7 @@ position, so the output does not depend on which run finished first.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator
@@ -20,6 +21,7 @@ from heurist.bench.schema import Config, RunStatus, Settings, Task
 from heurist.bench.suites import Instance
 from heurist.domains import get_domain
 from heurist.errors import InputError
+from heurist.files import cannot_write
 
 RUNS_FILE = "runs.jsonl"
 
@@ -122,23 +124,26 @@ def read_runs(directory: Path, settings: Settings) -> dict[tuple[str, str, str],
     if not path.exists():
         return rows
     expected = settings.as_row()
-    with open(path, encoding="utf-8") as stream:
-        for number, line in enumerate(stream, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-                key = row_key(row)
-            except (json.JSONDecodeError, KeyError, TypeError):
-                continue  # a line cut short by the interruption: that run is done again
-            recorded = {name: row.get(name) for name in expected}
-            if recorded != expected:
-                raise InputError(
-                    f"recorded with other limits ({_limits_text(recorded)}; now {_limits_text(expected)}): "
-                    "resume with the same limits, or write to another --out",
-                    path, number,
-                )
-            rows[key] = row
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
+    except OSError as error:
+        raise InputError(f"cannot read: {error.strerror or error}", path) from None
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            key = row_key(row)
+        except (json.JSONDecodeError, KeyError, TypeError):
+            continue  # a line cut short by the interruption: that run is done again
+        recorded = {name: row.get(name) for name in expected}
+        if recorded != expected:
+            raise InputError(
+                f"recorded with other limits ({_limits_text(recorded)}; now {_limits_text(expected)}): "
+                "resume with the same limits, or write to another --out",
+                path, number,
+            )
+        rows[key] = row
     return rows
 
 
@@ -163,12 +168,16 @@ class RunLog:
             self.stream.write("\n")
 
     def append(self, row: dict[str, Any]) -> None:
-        self.stream.write(json.dumps(row, default=str) + "\n")
-        self.stream.flush()
-        os.fsync(self.stream.fileno())
+        try:
+            self.stream.write(json.dumps(row, default=str) + "\n")
+            self.stream.flush()
+            os.fsync(self.stream.fileno())
+        except OSError as error:
+            raise cannot_write(self.path, error) from None
 
     def close(self) -> None:
-        self.stream.close()
+        with contextlib.suppress(OSError):  # a failed row was reported already; its bytes cannot be written
+            self.stream.close()
 
 
 def run_local(tasks: list[Task], settings: Settings, jobs: int) -> Iterator[tuple[Task, dict[str, Any]]]:

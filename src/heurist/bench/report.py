@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from heurist.bench.schema import ROW_FIELDS, RunStatus
-from heurist.files import write_atomically
+from heurist.files import output_directory, write_atomically, write_files
 
 Row = dict[str, Any]
 
@@ -231,7 +231,7 @@ MARKERS = "os^vD<>xP*"
 """One marker per configuration, so that overlapping points stay visible."""
 
 
-def plot_expansions(rows: list[Row], path: Path) -> None:
+def plot_expansions(rows: list[Row], path: Path | None) -> bytes:
     """Expansions (log scale) against the best known optimal cost, one panel per suite."""
     best = best_costs(rows)
     suites = _ordered(row["suite"] for row in rows)
@@ -252,10 +252,10 @@ def plot_expansions(rows: list[Row], path: Path) -> None:
         axes.set_xlabel("optimal cost")
         axes.set_ylabel("expansions")
 
-    _figure(suites, draw, path, "Expansions of solved runs against the optimal cost")
+    return _figure(suites, draw, path, "Expansions of solved runs against the optimal cost")
 
 
-def plot_coverage(rows: list[Row], path: Path) -> None:
+def plot_coverage(rows: list[Row], path: Path | None) -> bytes:
     """Problems solved within t seconds (search time, log scale), per configuration and suite."""
     suites = _ordered(row["suite"] for row in rows)
 
@@ -274,10 +274,11 @@ def plot_coverage(rows: list[Row], path: Path) -> None:
         total = len({row["problem"] for row in rows if row["suite"] == suite})
         axes.set_ylim(0, total + 0.5)
 
-    _figure(suites, draw, path, "Coverage against time")
+    return _figure(suites, draw, path, "Coverage against time")
 
 
-def _figure(suites: list[str], draw, path: Path, title: str) -> None:
+def _figure(suites: list[str], draw, path: Path | None, title: str) -> bytes:
+    """The figure as PNG bytes, also written to ``path`` unless it is None."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -299,18 +300,27 @@ def _figure(suites: list[str], draw, path: Path, title: str) -> None:
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=90, metadata={"Software": None})
     pyplot.close(figure)
-    write_atomically(path, buffer.getvalue())
+    if path is not None:
+        write_atomically(path, buffer.getvalue())
+    return buffer.getvalue()
 
 
 REPORT_FILES = ("results.csv", "results.json", "report.md", "expansions.png", "coverage.png")
 
 
 def write_reports(rows: list[Row], directory: Path, metadata: dict[str, Any]) -> list[Path]:
-    """Write every report into ``directory``; returns the paths written."""
-    directory.mkdir(parents=True, exist_ok=True)
-    write_atomically(directory / "results.csv", csv_text(rows))
-    write_atomically(directory / "results.json", json_text(rows, metadata))
-    write_atomically(directory / "report.md", markdown(rows, metadata))
-    plot_expansions(rows, directory / "expansions.png")
-    plot_coverage(rows, directory / "coverage.png")
+    """Write every report into ``directory``, all or none as far as the file system allows; returns their paths.
+
+    Every report is made first, then every path checked, then the files written
+    (:func:`heurist.files.write_files`). A failure is an input error naming the path.
+    """
+    contents = {
+        "results.csv": csv_text(rows),
+        "results.json": json_text(rows, metadata),
+        "report.md": markdown(rows, metadata),
+        "expansions.png": plot_expansions(rows, None),
+        "coverage.png": plot_coverage(rows, None),
+    }
+    with output_directory(directory):
+        write_files([(directory / name, contents[name]) for name in REPORT_FILES])
     return [directory / name for name in REPORT_FILES]

@@ -62,8 +62,12 @@ def run_here(task: Task, settings: Settings) -> dict[str, Any]:
 
 
 def _child(task: Task, settings: Settings, connection) -> None:
-    connection.send(run_here(task, settings))
-    connection.close()
+    row = run_here(task, settings)
+    try:
+        connection.send(row)
+        connection.close()
+    except OSError:  # the bench went away (SIGTERM, Ctrl-C): nobody waits for this row
+        pass
 
 
 def _describe(error: BaseException) -> str:

@@ -8,8 +8,9 @@ import shlex
 import sys
 from pathlib import Path
 
-from heurist.cli.common import add_limit_arguments
+from heurist.cli.common import add_limit_arguments, finite_weight, positive_int, positive_seconds
 from heurist.errors import InputError
+from heurist.files import check_writable, output_directory
 from heurist.search import ALGORITHMS
 
 ORDER = 40
@@ -31,7 +32,8 @@ coverage.png.
 
 exit status:
   0  the bench ran (whatever its runs' outcomes, which are in the results)
-  2  bad input: an unknown suite, option or planner, a missing data directory"""
+  2  bad input: an unknown suite, option or planner, a missing data directory, or an output
+     that cannot be written (one line on stderr names it)"""
 
 
 def _names(text: str) -> list[str]:
@@ -68,7 +70,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="comma-separated heuristic names, 'default' (each domain's default), 'all' (default: all "
         "built-in heuristics of each domain), or your own as FILE.py:FUNCTION (suites of one domain only)",
     )
-    parser.add_argument("--weight", "-w", type=float, default=2.0, help="wastar's weight (default: 2)")
+    parser.add_argument("--weight", "-w", type=finite_weight, default=2.0, help="wastar's weight (default: 2)")
     parser.add_argument(
         "--planners", type=_names, default=[], metavar="LIST",
         help=f"external planners on instances that export PDDL: {', '.join(PLANNERS)} "
@@ -82,11 +84,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                 f"status '{RunStatus.LIMIT_REACHED.value}')"
             )
     parser.add_argument(
-        "--kill-after", type=float, metavar="SECONDS",
+        "--kill-after", type=positive_seconds, metavar="SECONDS",
         help="kill a run still going after this many wall-clock seconds (default: twice --time-limit "
         "plus 30 s; none without a time limit)",
     )
-    parser.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
+    parser.add_argument("--jobs", "-j", type=positive_int, default=os.cpu_count() or 1,
                         help="runs at once (default: all %(default)s cores)")
     parser.add_argument("--out", "-o", default="bench-results", metavar="DIR",
                         help="output directory (default: %(default)s)")
@@ -122,12 +124,15 @@ def bench(args: argparse.Namespace) -> int:
     if args.executor == "dask" and not args.scheduler:
         raise InputError("the dask executor needs --scheduler ADDRESS", "--executor")
     out = Path(args.out)
+    check_outputs(out, args.resume)
     data = Path(args.data) if args.data else None
     instances = []
     for name in dict.fromkeys(args.suites):
         instances += suite_instances(name, data)
     for text in args.generated:
-        instances += GeneratedSpec.parse(text).write(out / "instances")
+        spec = GeneratedSpec.parse(text)
+        with output_directory(out / "instances" / spec.suite):  # removed again if nothing could be written
+            instances += spec.write(out / "instances")
     check_planners(args.planners, {instance.domain for instance in instances})
     tasks = build_grid(instances, args.algorithms, args.heuristics, args.weight, args.planners)
     kill_after = args.kill_after
@@ -150,6 +155,24 @@ def bench(args: argparse.Namespace) -> int:
     solved = sum(int(row.get("coverage") or 0) for row in rows)
     print(f"{solved}/{len(rows)} runs solved; wrote {', '.join(str(path) for path in paths)}")
     return 0
+
+
+def check_outputs(out: Path, resume: bool) -> None:
+    """Refuse, before any run, an output directory or report file that cannot be written."""
+    from heurist.bench.grid import RUNS_FILE
+    from heurist.bench.report import REPORT_FILES
+
+    if out.exists() and not out.is_dir():
+        raise InputError("cannot write: exists and is not a directory", out)
+    if not out.exists():  # it will be made: its nearest existing ancestor must take new files
+        ancestor = next(folder for folder in out.parents if str(folder) in ("", ".") or folder.exists())
+        if not ancestor.is_dir():
+            raise InputError("cannot write: Not a directory", ancestor)
+        check_writable(ancestor / f".{out.name}")
+        return
+    names = REPORT_FILES if resume else (RUNS_FILE, *REPORT_FILES)
+    for name in names:
+        check_writable(out / name)
 
 
 def _run_with_progress(tasks, settings, out: Path, args: argparse.Namespace):

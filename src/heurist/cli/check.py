@@ -25,6 +25,7 @@ from heurist.cli.common import (
     domain_examples,
     domain_examples_epilog,
     option_values,
+    whole_number,
 )
 from heurist.domains import Domain, all_domains
 from heurist.errors import InputError
@@ -38,7 +39,8 @@ DEFAULT_CLAIMS = ("admissible", "goal-aware")
 EXIT_HELP = f"""exit status:
   0  every claimed property holds on every instance checked
   1  a claimed property is violated (the report shows a witness)
-  {EXIT_INPUT_ERROR}  bad input: a malformed file or option (one line on stderr says where)
+  {EXIT_INPUT_ERROR}  bad input: a malformed file or option, or an output that cannot be written
+     (one line on stderr says where)
   {EXIT_LIMIT}  no violation found, but some instance had more states than --max-states"""
 
 
@@ -84,7 +86,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             generator = ", ".join(option.flag for option in domain.generate_options)
             family = sub.add_argument_group("generated instances (instead of or besides INSTANCE files)")
             family.add_argument("--generated", type=_positive_int, metavar="N", help="check N generated instances too")
-            family.add_argument("--seed", type=int, default=0, help="seed of the generator (default: 0)")
+            family.add_argument("--seed", type=whole_number, default=0, help="seed of the generator (default: 0)")
             family.add_argument(
                 "--generate-options", metavar="OPTIONS",
                 help=f'options of "heurist generate {domain.name}" in one quoted string ({generator})',

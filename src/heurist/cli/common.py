@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterable
+import difflib
+import math
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from heurist.domains import Domain, Option
 from heurist.errors import InputError
+from heurist.files import check_writable
 from heurist.search import ALGORITHMS, Limits, SearchResult, Status, search
 from heurist.search.heuristics import HeuristicRegistry
 from heurist.search.statistics import format_statistics, result_as_json  # noqa: F401 - re-exported for the commands
@@ -20,7 +23,8 @@ EXIT_LIMIT = 3
 EXIT_STATUS_HELP = """exit status:
   0  solved (or the command succeeded)
   1  the instance is unsolvable: the whole reachable space was searched
-  2  bad input: a malformed file or option (one line on stderr says where)
+  2  bad input: a malformed file or option, or an output that cannot be written
+     (one line on stderr says where)
   3  a limit (--max-expansions, --time-limit, --memory-limit) ended the search"""
 
 EXIT_BY_STATUS = {
@@ -28,6 +32,50 @@ EXIT_BY_STATUS = {
     Status.UNSOLVABLE: EXIT_UNSOLVABLE,
     Status.LIMIT_REACHED: EXIT_LIMIT,
 }
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """heurist's argument parser: a bad command line gives one line on stderr and exit status 2.
+
+    argparse prints the usage and then the error; heurist prints just
+    ``heurist: COMMAND: MESSAGE`` (``--help`` still shows the usage), and
+    suggests the nearest option for a misspelled one. Subparsers are made with
+    their parent's class, so setting it on the top parser covers every command.
+    """
+
+    def error(self, message: str):
+        command = self.prog.removeprefix("heurist").strip() or None
+        self.exit(EXIT_INPUT_ERROR, f"heurist: {InputError(message, command)}\n")  # escaped and cut as any
+
+    def parse_args(self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None):
+        namespace, extras = self.parse_known_args(args, namespace)
+        if extras:
+            parser = self._innermost(namespace)
+            parser.error(f"unrecognized arguments: {' '.join(extras)}{self._suggestion(extras, namespace)}")
+        return namespace
+
+    def _chain(self, namespace: argparse.Namespace) -> list[argparse.ArgumentParser]:
+        """This parser and the subcommand parsers the command line chose, outermost first."""
+        chain: list[argparse.ArgumentParser] = [self]
+        while True:
+            actions = [a for a in chain[-1]._actions if isinstance(a, argparse._SubParsersAction)]
+            chosen = [a.choices[getattr(namespace, a.dest, None)] for a in actions
+                      if getattr(namespace, a.dest, None) in a.choices]
+            if not chosen:
+                return chain
+            chain.append(chosen[0])
+
+    def _innermost(self, namespace: argparse.Namespace) -> argparse.ArgumentParser:
+        return self._chain(namespace)[-1]
+
+    def _suggestion(self, extras: list[str], namespace: argparse.Namespace) -> str:
+        options = [option for parser in self._chain(namespace) for option in parser._option_string_actions]
+        for word in extras:
+            if word.startswith("-") and len(word) > 2:
+                matches = difflib.get_close_matches(word.split("=", 1)[0], options, n=1, cutoff=0.6)
+                if matches:
+                    return f" (did you mean {matches[0]}?)"
+        return ""
 
 
 def add_search_arguments(
@@ -51,19 +99,19 @@ def add_search_arguments(
         help=f"one of: {names}; or FILE.py:FUNCTION or MODULE:FUNCTION (default: %(default)s)",
     )
     group.add_argument(
-        "--weight", "-w", type=float, default=2.0, help="weight of wastar's h (default: %(default)s)"
+        "--weight", "-w", type=finite_weight, default=2.0, help="weight of wastar's h (default: %(default)s)"
     )
     add_limit_arguments(parser)
 
 
 def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("limits (reaching one ends the search cleanly, exit status 3)")
-    group.add_argument("--max-expansions", type=_positive_int, metavar="N", help="stop after N expansions")
+    group.add_argument("--max-expansions", type=positive_int, metavar="N", help="stop after N expansions")
     group.add_argument(
-        "--time-limit", type=_positive_float, metavar="SECONDS", help="stop after this many CPU seconds"
+        "--time-limit", type=positive_seconds, metavar="SECONDS", help="stop after this many CPU seconds"
     )
     group.add_argument(
-        "--memory-limit", type=_positive_float, metavar="MIB", help="stop when the process uses this much memory"
+        "--memory-limit", type=positive_mib, metavar="MIB", help="stop when the process uses this much memory"
     )
 
 
@@ -75,8 +123,8 @@ def limits_from(args: argparse.Namespace) -> Limits:
 
 def run_search(problem: Any, args: argparse.Namespace, heuristics: HeuristicRegistry) -> SearchResult:
     heuristic = heuristics.resolve(args.heuristic)
-    if args.weight < 1:
-        raise InputError("must be at least 1", "--weight")
+    if not 1 <= args.weight < math.inf:
+        raise InputError(f"expected a finite number of at least 1, got {args.weight!r}", "--weight")
     return search(problem, args.algo, heuristic, weight=args.weight, limits=limits_from(args))
 
 
@@ -142,18 +190,50 @@ def domain_examples(domain: Domain, command: str) -> str:
     return "examples:\n" + "".join(f"  {line}\n" for line in lines) + "\n" if lines else ""
 
 
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError("must be a positive whole number")
-    return value
+def _number_converter(kind, expectation: str, accept, name: str):
+    """An argparse ``type`` that gives ``argument --OPTION: expected EXPECTATION, got 'TEXT'`` when refused."""
+
+    def convert(text: str):
+        try:
+            value = kind(text.strip())
+        except (ValueError, OverflowError):
+            value = None
+        if value is None or not accept(value):
+            raise argparse.ArgumentTypeError(f"expected {expectation}, got {text!r}")
+        return value
+
+    convert.__name__ = name
+    return convert
 
 
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError("must be positive")
-    return value
+positive_int = _number_converter(int, "a positive whole number", lambda value: value > 0, "positive_int")
+"""argparse ``type``: a whole number > 0."""
+
+whole_number = _number_converter(int, "a whole number", lambda value: True, "whole_number")
+"""argparse ``type``: any whole number (a seed)."""
+
+positive_float = _number_converter(
+    float, "a positive number", lambda value: 0 < value < math.inf, "positive_float"
+)
+"""argparse ``type``: a finite number > 0 (``nan`` and ``inf`` are refused)."""
+
+positive_seconds = _number_converter(
+    float, "a positive number of seconds", lambda value: 0 < value < math.inf, "positive_seconds"
+)
+"""argparse ``type``: a time limit or budget, a finite number of seconds > 0."""
+
+positive_mib = _number_converter(
+    float, "a positive number of MiB", lambda value: 0 < value < math.inf, "positive_mib"
+)
+"""argparse ``type``: a memory limit, a finite number of MiB > 0."""
+
+finite_weight = _number_converter(
+    float, "a finite number of at least 1", lambda value: 1 <= value < math.inf, "finite_weight"
+)
+"""argparse ``type``: weighted A*'s weight, finite and >= 1."""
+
+_positive_int = positive_int  # the names the commands used before these were public
+_positive_float = positive_float
 
 
 RENDER_HELP = (
@@ -173,11 +253,12 @@ def add_render_arguments(parser: argparse.ArgumentParser | Any, *, flip: bool = 
 
 
 def check_render_target(args: argparse.Namespace) -> None:
-    """Reject an unknown picture extension before any search runs or anything is written."""
+    """Reject an unknown picture extension, or a path that cannot be written, before any search runs."""
     if getattr(args, "render", None):
         from heurist.render import output_format  # imported here: only pictures need it
 
         output_format(args.render)
+        check_writable(args.render)
 
 
 def render_result(

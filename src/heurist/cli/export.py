@@ -15,7 +15,7 @@ from types import ModuleType
 
 from heurist.domains import domain_names
 from heurist.errors import InputError
-from heurist.files import write_atomically
+from heurist.files import output_directory, write_files
 
 ORDER = 40
 
@@ -91,11 +91,10 @@ def export_pddl(args: argparse.Namespace) -> int:
         exporter = matches[0]
     files = exporter.export_pddl(args.file)
     directory = Path(args.out)
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise InputError(f"cannot create the directory: {error.strerror}", directory) from None
-    for name, text in files.items():
-        write_atomically(directory / name, text)
+    if directory.exists() and not directory.is_dir():
+        raise InputError("cannot write: exists and is not a directory", directory)
+    with output_directory(directory):
+        write_files([(directory / name, text) for name, text in files.items()])
+    for name in files:
         print(directory / name)
     return 0

@@ -10,10 +10,12 @@ from heurist.cli.common import (
     domain_examples,
     domain_examples_epilog,
     option_values,
+    positive_int,
+    whole_number,
 )
 from heurist.domains import Domain, all_domains
 from heurist.errors import InputError
-from heurist.files import write_atomically
+from heurist.files import output_directory, write_files
 
 ORDER = 20
 
@@ -34,8 +36,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             domain.name, help=f"random {domain.name} instances",
             formatter_class=argparse.RawDescriptionHelpFormatter, epilog=domain_examples(domain, "generate"),
         )
-        sub.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
-        sub.add_argument("--count", type=int, default=1, help="how many instances (default: 1)")
+        sub.add_argument("--seed", type=whole_number, default=0, help="random seed (default: 0)")
+        sub.add_argument("--count", type=positive_int, default=1, help="how many instances (default: 1)")
         sub.add_argument(
             "--out",
             metavar="DIR",
@@ -54,14 +56,12 @@ def generate(domain: Domain, args: argparse.Namespace) -> int:
     if args.out:
         directory = Path(args.out)
         if directory.exists() and not directory.is_dir():
-            raise InputError("exists and is not a directory", directory)
-        try:
-            directory.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise InputError(f"cannot create: {error.strerror}", directory) from None
-        for name, text in instances:
-            write_atomically(directory / name, text)
-            print(directory / name)
+            raise InputError("cannot write: exists and is not a directory", directory)
+        with output_directory(directory):
+            files = [(directory / name, text) for name, text in instances]
+            write_files(files)
+        for path, _ in files:
+            print(path)
     else:
         for _, text in instances:
             print(text, end="" if text.endswith("\n") else "\n")

@@ -18,6 +18,7 @@ import sys
 from heurist.cli.common import (
     EXIT_LIMIT,
     EXIT_STATUS_HELP,
+    EXIT_UNSOLVABLE,
     add_limit_arguments,
     add_render_arguments,
     check_render_target,
@@ -28,7 +29,7 @@ from heurist.cli.common import (
 from heurist.domains.klotski import DOMAIN, HEURISTICS, problem_from_puzzle
 from heurist.domains.klotski.formats import read_puzzle
 from heurist.errors import InputError
-from heurist.files import write_atomically
+from heurist.files import check_writable, write_files
 from heurist.search import Status, search
 
 ORDER = 30
@@ -84,6 +85,8 @@ def run(args: argparse.Namespace) -> int:
         source = args.inputfile
         jobs = [(args.algo, args.outputfile)]
     check_render_target(args)
+    for _, destination in jobs:  # every output is checked before any is written
+        check_writable(destination)
     puzzle = read_puzzle(source)
     heuristic = HEURISTICS.resolve(args.heuristic)
     outputs = []
@@ -99,10 +102,11 @@ def run(args: argparse.Namespace) -> int:
                   f"{destination} not written", file=sys.stderr)
             status = EXIT_LIMIT
             continue
+        if result.status is Status.UNSOLVABLE and status != EXIT_LIMIT:
+            status = EXIT_UNSOLVABLE
         outputs.append((destination, DOMAIN.write_solution(problem, result, "hrd")))
         drawn = (problem, result)
-    for destination, text in outputs:
-        write_atomically(destination, text)
+    write_files(outputs)
     if outputs:
         problem, result = drawn
         render_result(DOMAIN, problem, result, args, title=f"hrd: {source}")

@@ -10,6 +10,7 @@ scripts call many times, then start in a third of the time.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import pkgutil
@@ -18,13 +19,13 @@ from collections.abc import Sequence
 
 import heurist
 import heurist.cli
-from heurist.cli.common import EXIT_INPUT_ERROR, EXIT_STATUS_HELP
+from heurist.cli.common import EXIT_INPUT_ERROR, EXIT_STATUS_HELP, ArgumentParser
 from heurist.errors import InputError
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The ``heurist`` parser with every subcommand, or with ``command``'s alone when it names one."""
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="heurist",
         description="Heuristic state-space search on puzzles: solve, check and compare.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -57,17 +58,93 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "handler", None):
         parser.print_help()
         return EXIT_INPUT_ERROR
+    stdout = sys.stdout
+    guarded = sys.stdout = GuardedOutput(stdout)
     try:
-        return int(args.handler(args) or 0)
+        status = int(args.handler(args) or 0)
+        guarded.flush()
+        return status
     except InputError as error:
         print(f"heurist: {error}", file=sys.stderr)
         return EXIT_INPUT_ERROR
     except KeyboardInterrupt:
         print("heurist: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # the reader went away (e.g. `heurist ... | head`)
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
+    except OutputFailed as failure:
+        _silence(stdout)
+        if isinstance(failure.error, BrokenPipeError):  # the reader went away (e.g. `heurist ... | head`)
+            return 0
+        reason = failure.error.strerror or str(failure.error)
+        print(f"heurist: standard output: cannot write: {reason}", file=sys.stderr)
+        return EXIT_INPUT_ERROR
+    except BrokenPipeError:
+        _silence(stdout)
         return 0
+    finally:
+        if sys.stdout is guarded:
+            sys.stdout = stdout
+        try:  # what an error left in the buffer must not fail again at interpreter exit
+            if stdout is not None:
+                stdout.flush()
+        except (OSError, ValueError):
+            _silence(stdout)
+
+
+class OutputFailed(Exception):
+    """Writing to standard output failed (a full disk, a closed or broken pipe): ``error`` says how."""
+
+    def __init__(self, error: OSError):
+        super().__init__(str(error))
+        self.error = error
+
+
+class GuardedOutput:
+    """Standard output whose failures raise :class:`OutputFailed`, told apart from other OS errors.
+
+    A closed standard output (``heurist ... >&-``, where Python sets
+    ``sys.stdout`` to None) fails on the first write, as a full one does.
+    """
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        if self._stream is None:
+            raise OutputFailed(OSError(errno.EBADF, os.strerror(errno.EBADF)))
+        try:
+            return self._stream.write(text)
+        except OSError as error:
+            raise OutputFailed(error) from None
+
+    def writelines(self, lines) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        if self._stream is None:
+            return
+        try:
+            self._stream.flush()
+        except OSError as error:
+            raise OutputFailed(error) from None
+
+    def isatty(self) -> bool:
+        return self._stream is not None and self._stream.isatty()
+
+    def __getattr__(self, name: str):
+        if self._stream is None:
+            raise AttributeError(name)
+        return getattr(self._stream, name)
+
+
+def _silence(stream) -> None:
+    """Point ``stream``'s descriptor at /dev/null, so the flush at interpreter exit cannot fail again."""
+    try:
+        descriptor = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(descriptor, stream.fileno())
+        os.close(descriptor)
+    except (AttributeError, OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover - the console script calls main()

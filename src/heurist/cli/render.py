@@ -25,6 +25,7 @@ from heurist.cli.common import (
     run_search,
 )
 from heurist.domains import Domain, all_domains
+from heurist.files import check_writable
 from heurist.render import (
     FINAL_MILLISECONDS,
     FORMATS,
@@ -87,6 +88,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def render(domain: Domain, args: argparse.Namespace) -> int:
     output_format(args.out)
+    check_writable(args.out)
     options = option_values(args, domain.options)
     # Plans read from files and pictures of the start show real states: no search-only reductions.
     problem = domain.load(args.file, **options) if args.solve else load_problem(domain, args.file, **options)
@@ -133,7 +135,10 @@ def render(domain: Domain, args: argparse.Namespace) -> int:
 
 
 def _milliseconds(text: str) -> int:
-    value = int(text)
-    if not 20 <= value <= 60_000:
-        raise argparse.ArgumentTypeError("must be between 20 and 60000 milliseconds")
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or not 20 <= value <= 60_000:
+        raise argparse.ArgumentTypeError(f"expected a whole number of milliseconds from 20 to 60000, got {text!r}")
     return value

@@ -36,7 +36,8 @@ EXIT_HELP = f"""exit status:
      correctly (with --require-optimal: and its cost is optimal)
   1  it is not: the report says where
   {EXIT_INPUT_ERROR}  the instance or the solution cannot be read, is cut short, or is for another
-     instance (one line on stderr gives the file and line)
+     instance, or the standard output cannot be written (one line on stderr gives the
+     file and line)
   {EXIT_LIMIT}  unverified: the claim needs the optimum ('no solution', --require-optimal),
      and the search for it stopped at a limit or was switched off"""
 

@@ -110,6 +110,8 @@ def load_user_heuristic(spec: str) -> Heuristic:
             module_spec.loader.exec_module(module)
         except SyntaxError as error:
             raise InputError(f"syntax error: {error.msg}", target, error.lineno) from None
+        except SystemExit as error:  # sys.exit() in the user's module must not end heurist
+            raise InputError(f"importing called sys.exit({error.code!r})", target) from None
         except Exception as error:  # the user's module failed while importing
             raise InputError(f"importing failed: {type(error).__name__}: {error}", target) from None
     else:
@@ -117,6 +119,10 @@ def load_user_heuristic(spec: str) -> Heuristic:
             module = importlib.import_module(target)
         except ImportError as error:
             raise InputError(f"cannot import module {target!r}: {error}", "--heuristic") from None
+        except SystemExit as error:
+            raise InputError(f"importing called sys.exit({error.code!r})", target) from None
+        except Exception as error:
+            raise InputError(f"importing failed: {type(error).__name__}: {error}", target) from None
     function = getattr(module, name, None)
     if not callable(function):
         raise InputError(f"no function named {name!r}", target)
@@ -129,26 +135,46 @@ def _reporting_failures(function: Heuristic, source: str) -> Heuristic:
     A heuristic someone wrote (a student's, say) may raise or return something
     that is not a number; the search would then stop with a traceback from
     deep inside heurist. Instead the command line reports one line, the file
-    and line of the user's code that failed. Attributes such as a
-    ``prepare`` hook are kept.
+    and line of the user's code that failed; so does a call of ``sys.exit()``,
+    which must not end heurist with a status outside its table. Attributes
+    such as a ``prepare`` hook are kept, the hook wrapped alike.
     """
     name = getattr(function, "__name__", "heuristic")
 
     @functools.wraps(function)
     def heuristic(state, problem):
-        try:
+        with _user_code(name, source):
             value = function(state, problem)
-        except Exception as error:
-            raise InputError(
-                f"the heuristic {name!r} raised {type(error).__name__}: {error}",
-                source,
-                _line_in(error.__traceback__, source),
-            ) from None
         if not isinstance(value, numbers.Real):
             raise InputError(f"the heuristic {name!r} returned {value!r}, not a number", source)
         return value
 
+    prepare = getattr(function, "prepare", None)
+    if callable(prepare):
+
+        @functools.wraps(prepare)
+        def prepare_reporting(problem):
+            with _user_code(f"{name}.prepare", source):
+                return prepare(problem)
+
+        heuristic.prepare = prepare_reporting
     return heuristic
+
+
+@contextlib.contextmanager
+def _user_code(name: str, source: str):
+    """Turn an exception or a ``sys.exit()`` in the user's ``name`` into an input error naming ``source``."""
+    try:
+        yield
+    except SystemExit as error:
+        raise InputError(f"the heuristic {name!r} called sys.exit({error.code!r})", source,
+                         _line_in(error.__traceback__, source)) from None
+    except Exception as error:
+        raise InputError(
+            f"the heuristic {name!r} raised {type(error).__name__}: {error}",
+            source,
+            _line_in(error.__traceback__, source),
+        ) from None
 
 
 def _line_in(trace: types.TracebackType | None, source: str) -> int | None:
