@@ -3,7 +3,8 @@
 Run by hand: ``.venv/bin/python benchmarks/blokus_reference.py [--time-limit S] [--only TEXT]``.
 
 "expanded" is the course's count (calls to the successor function, summed over
-the sub-searches for sub-optimal); "score" is the number of tiles placed, as
+the sub-searches for sub-optimal), from the course's own search as ``heurist
+blokus`` runs it (:mod:`heurist.domains.blokus.course_search`); "score" is the number of tiles placed, as
 game.py prints it; "setup" is building the board (all placements), "search"
 the search itself, both in CPU seconds like heurist's own time limits. The last
 table runs the course's own command lines through ``heurist blokus`` in a fresh
@@ -21,9 +22,10 @@ import time
 from pathlib import Path
 
 from heurist.domains.blokus import load_pieces, make_problem
+from heurist.domains.blokus.course_search import course_pieces, course_search
 from heurist.domains.blokus.heuristics import HEURISTICS
 from heurist.domains.blokus.model import closest_location_search, mini_contest_search
-from heurist.search import Limits, search
+from heurist.search import Limits
 from heurist.search.limits import clock
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -85,7 +87,10 @@ COURSE_LINES = [
 def run_one(command, heuristic: str, time_limit: float) -> dict:
     label, pieces, puzzle, size, start, targets, algorithm, legacy, _ = command
     started = clock()
-    problem = make_problem(puzzle, load_pieces(DATA / pieces), size, start, targets, legacy=legacy)
+    piece_set = load_pieces(DATA / pieces)
+    if puzzle in ("fill", "corners", "cover"):
+        piece_set = course_pieces(piece_set)
+    problem = make_problem(puzzle, piece_set, size, start, targets, legacy=legacy)
     setup = clock() - started
     limits = Limits(time_limit=time_limit)
     note = ""
@@ -97,7 +102,7 @@ def run_one(command, heuristic: str, time_limit: float) -> dict:
         result, expanded = outcome.result, outcome.expanded
         note = "proven optimal" if outcome.proven_optimal else outcome.note
     else:
-        result = search(problem, algorithm, HEURISTICS[heuristic], limits=limits)
+        result = course_search(problem, algorithm, HEURISTICS[heuristic], limits=limits)
         expanded = problem.expanded
     elapsed = clock() - started - setup
     return {

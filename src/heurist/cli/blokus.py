@@ -9,11 +9,19 @@ and prints the final board as text, then the course's line
 ``Expanded nodes: N, score: S``. N counts calls to the problem's successor
 function, as the course's ``problem.expanded`` does (summed over the
 sub-searches for ``sub-optimal``); S is the number of tiles placed.
+
+``-f dfs|bfs|ucs|astar`` search as the course's solutions of ``search.py``
+do (:mod:`heurist.domains.blokus.course_search`), with the course's order of
+moves, so N is the number a student's ``game.py`` prints for the same search.
+The course's heuristic names (``blokus_corners_heuristic``,
+``blokus_cover_heuristic``) run ``reach``, an admissible heuristic; the
+write-ups' inadmissible estimate is ``-H cover``.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 
 from heurist.cli.common import (
     EXIT_BY_STATUS,
@@ -25,6 +33,7 @@ from heurist.cli.common import (
     render_result,
 )
 from heurist.domains.blokus import DOMAIN, HEURISTICS, load_pieces, make_problem
+from heurist.domains.blokus.course_search import course_pieces, course_search
 from heurist.domains.blokus.model import (
     DEFAULT_BUDGET,
     StrategyResult,
@@ -33,7 +42,6 @@ from heurist.domains.blokus.model import (
 )
 from heurist.domains.blokus.pieces import parse_targets
 from heurist.errors import InputError
-from heurist.search import search
 
 ORDER = 31
 
@@ -108,7 +116,8 @@ def _heuristic_help() -> str:
     lines = ["heuristics (-H):"]
     for name, summary in HEURISTICS.describe():
         lines.append(f"  {name:<8} {summary}")
-    lines.append("  course names: null_heuristic, blokus_corners_heuristic, blokus_cover_heuristic")
+    lines.append("  course names: null_heuristic (= zero); blokus_corners_heuristic and blokus_cover_heuristic (= reach,")
+    lines.append("  admissible); the write-ups' inadmissible estimate is cover")
     return "\n".join(lines)
 
 
@@ -124,12 +133,17 @@ def run(args: argparse.Namespace) -> int:
     if puzzle == "diagonal":
         raise InputError("game.py accepts 'diagonal' but defines no such puzzle", "-z")
     targets = parse_targets("".join(args.targets), "targets") if args.targets else ()
+    if puzzle in ("fill", "corners") and targets:
+        raise InputError(f"a {puzzle} puzzle takes no target list; targets are for cover, sub-optimal and "
+                         "mini-contest", "targets")
     if puzzle in ("cover", "sub-optimal") and not targets:
         raise InputError(f"{puzzle} puzzles require at least one point to cover", "targets")
-    if args.time_budget <= 0:
-        raise InputError("must be positive", "--time-budget")
+    if not (math.isfinite(args.time_budget) and args.time_budget > 0):
+        raise InputError(f"must be a positive number of seconds, got {args.time_budget}", "--time-budget")
     check_render_target(args)
     pieces = load_pieces(args.pieces)
+    if puzzle in ("fill", "corners", "cover"):
+        pieces = course_pieces(pieces)  # the course's order of moves, for the course's expanded counts
     problem = make_problem(
         puzzle, pieces, tuple(args.board_size), tuple(args.start_point), targets, legacy=args.legacy_board
     )
@@ -139,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
     elif puzzle == "mini-contest":
         outcome = mini_contest_search(problem, args.time_budget, limits)
     else:
-        result = search(problem, args.search_function, heuristic, limits=limits)
+        result = course_search(problem, args.search_function, heuristic, limits=limits)
         outcome = StrategyResult(result, problem.expanded, False, [result])
     render_result(
         DOMAIN,

@@ -32,9 +32,34 @@ SEPARATOR = ">" * 10
 HEADER_HELP = "expected the header 'STACKS BLOCKS MOVES' (three whole numbers, e.g. '5 10 -1')"
 
 
+MAX_BYTES = 1 << 20
+"""The largest ``.bwp`` file read: 26 blocks take a few hundred bytes, so a larger file (or a device such as
+``/dev/zero`` that never ends) is not a problem file."""
+
+
 def load_bwp(path: str | Path) -> BlocksWorld:
     """Read and check a ``.bwp`` file."""
-    return parse_bwp(read_text(path), str(path))
+    return parse_bwp(_read_bounded(path), str(path))
+
+
+def _read_bounded(path: str | Path) -> str:
+    """The file's text, read as :func:`~heurist.errors.read_text` does but refused past :data:`MAX_BYTES`."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+    except OSError:
+        return read_text(path)  # the same failure, reported as every reader reports it
+    if len(data) > MAX_BYTES:
+        raise InputError(f"more than {MAX_BYTES} bytes: not a .bwp problem (26 blocks take a few hundred)", path)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError("not a UTF-8 text file", path, data[: error.start].count(b"\n") + 1) from None
+
+
+def _clip(text: str, width: int = 60) -> str:
+    """``repr(text)`` cut to about ``width`` characters, so a huge line does not make a huge error line."""
+    return repr(text) if len(text) <= width else repr(text[:width]) + "..."
 
 
 def parse_bwp(text: str, source: str = "<bwp>") -> BlocksWorld:
@@ -53,7 +78,7 @@ def parse_bwp(text: str, source: str = "<bwp>") -> BlocksWorld:
         if cursor >= len(lines):
             raise InputError(f"missing separator '{SEPARATOR}' after {after}: the file ends here", source, cursor + 1)
         if lines[cursor] != SEPARATOR:
-            raise InputError(f"expected the separator '{SEPARATOR}' after {after}, got {lines[cursor]!r}", source, cursor + 1)
+            raise InputError(f"expected the separator '{SEPARATOR}' after {after}, got {_clip(lines[cursor])}", source, cursor + 1)
         cursor += 1
 
     def read_stacks(part: str) -> tuple[list[str], dict[str, int]]:
@@ -121,7 +146,7 @@ def parse_bwp(text: str, source: str = "<bwp>") -> BlocksWorld:
     for extra in range(cursor, len(lines)):
         if lines[extra]:
             raise InputError(
-                f"unexpected text after the final separator: {lines[extra]!r}", source, extra + 1
+                f"unexpected text after the final separator: {_clip(lines[extra])}", source, extra + 1
             )
     return BlocksWorld(start, goal, name=Path(source).name, scramble_moves=scramble_moves)
 
@@ -129,15 +154,19 @@ def parse_bwp(text: str, source: str = "<bwp>") -> BlocksWorld:
 def _parse_header(line: str, source: str) -> tuple[int, int, int]:
     fields = line.split()
     if len(fields) != 3:
-        raise InputError(f"{HEADER_HELP}, got {line!r}", source, 1)
+        raise InputError(f"{HEADER_HELP}, got {_clip(line)}", source, 1)
     try:
         stack_count, block_count, scramble_moves = (int(field) for field in fields)
     except ValueError:
-        raise InputError(f"{HEADER_HELP}, got {line!r}", source, 1) from None
+        raise InputError(f"{HEADER_HELP}, got {_clip(line)}", source, 1) from None
     if stack_count < 1:
         raise InputError(f"the number of stacks must be at least 1, got {stack_count}", source, 1)
     if not 1 <= block_count <= 26:
         raise InputError(f"the number of blocks must be between 1 and 26 (A-Z), got {block_count}", source, 1)
+    if scramble_moves < -1:
+        raise InputError(
+            f"the number of scramble moves must be -1 (unknown) or at least 0, got {scramble_moves}", source, 1
+        )
     return stack_count, block_count, scramble_moves
 
 
@@ -229,7 +258,7 @@ def read_solution(text: str, problem: Any, source: str) -> Solution:
                 if not line.strip():
                     index += 1
                     continue
-                raise InputError(f"expected 'move {expected_move}, pathcost=...', got {line!r}", source, number)
+                raise InputError(f"expected 'move {expected_move}, pathcost=...', got {_clip(line)}", source, number)
             if int(header.group(1)) != expected_move:
                 raise InputError(f"expected move {expected_move}, got move {header.group(1)}", source, number)
             index += 1
@@ -245,7 +274,7 @@ def read_solution(text: str, problem: Any, source: str) -> Solution:
                     f"this state has {offset} stack lines; the instance has {stacks} stacks", source, first + offset
                 )
             if row.strip("_") and not all("A" <= block <= "Z" for block in row):
-                raise InputError(f"{row!r} is not a stack of blocks A-Z", source, first + offset)
+                raise InputError(f"{_clip(row)} is not a stack of blocks A-Z", source, first + offset)
         state = tuple(row.strip("_") for row in state_lines)
         if sorted("".join(state)) != blocks:
             raise InputError(

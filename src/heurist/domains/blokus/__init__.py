@@ -23,6 +23,7 @@ section (puzzle, board size, start, targets); keyword options override it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,8 @@ from heurist.domains.blokus.model import (
 )
 from heurist.domains.blokus.pieces import (
     PieceSet,
+    check_board_size,
+    check_on_board,
     format_instance,
     load_pieces,
     parse_pieces,
@@ -69,15 +72,30 @@ def _targets(text: str) -> tuple[tuple[int, int], ...]:
 def problem_from_pieces(pieces: PieceSet, *, puzzle: str | None = None, board_size: tuple[int, int] | None = None,
                         start: tuple[int, int] | None = None, targets: Sequence[tuple[int, int]] | None = None,
                         legacy_board: bool = False) -> BlokusProblem:
-    """Combine the piece file's instance section with the options (which win)."""
+    """Combine the piece file's instance section with the options (which win).
+
+    Targets given for a puzzle that takes none (fill, corners) are refused,
+    and a start square or target of the file's section that is off the board
+    is reported at its line in the file.
+    """
     instance = pieces.instance
+    if targets and puzzle in ("fill", "corners"):
+        raise InputError(f"a {puzzle} puzzle takes no targets; targets are for cover", "--targets")
     targets = tuple(targets) if targets else instance.targets
     puzzle = puzzle or instance.puzzle or ("cover" if targets else "fill")
     if puzzle not in PUZZLES:
         raise InputError(f"unknown puzzle {puzzle!r}; choose one of {', '.join(PUZZLES)}", pieces.name)
-    size = board_size or instance.board_size or DEFAULT_BOARD_SIZE
+    size = tuple(board_size or instance.board_size or DEFAULT_BOARD_SIZE)
+    check_board_size(*size, *instance.where("board", "--board-size") if not board_size else ("--board-size",))
+    from_file = replace(
+        instance,
+        start=None if start else instance.start,
+        targets=instance.targets if puzzle == "cover" and targets is instance.targets else None,
+    )
+    check_on_board(from_file, *size)
     start = start or instance.start or (0, 0)
-    return make_problem(puzzle, pieces, tuple(size), tuple(start), tuple(targets or ()), legacy=legacy_board)
+    return make_problem(puzzle, pieces, size, tuple(start), tuple(targets or ()) if puzzle == "cover" else (),
+                        legacy=legacy_board)
 
 
 class BlokusDomain(Domain):

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from heurist.domains import ShowsItself
 from heurist.domains.blokus.board import Board, Placement
 from heurist.domains.blokus.heuristics import reach, reach_below, target_bound
-from heurist.domains.blokus.pieces import Cell, PieceSet
+from heurist.domains.blokus.pieces import Cell, PieceSet, check_board_size
 from heurist.errors import InputError
 from heurist.search import Limits, SearchResult, Statistics, Status, search
 from heurist.search.limits import clock
@@ -185,8 +185,7 @@ def make_problem(
 ) -> BlokusProblem:
     """Build a puzzle; ``sub-optimal`` and ``mini-contest`` give the cover problem they solve."""
     rows, cols = board_size
-    if rows <= 0 or cols <= 0:
-        raise InputError(f"the board needs at least one row and one column, got {rows} {cols}", "--board-size")
+    check_board_size(rows, cols)
     board = Board(rows, cols, pieces, legacy=legacy)
     if kind == "fill":
         return FillProblem(board, start)

@@ -84,6 +84,16 @@ class Instance:
     board_size: tuple[int, int] | None = None
     start: Cell | None = None
     targets: tuple[Cell, ...] | None = None
+    source: str | None = None
+    """The file the section was read from, for error messages."""
+    lines: dict[str, int] = field(default_factory=dict, compare=False)
+    """The line of each setting (``puzzle``, ``board``, ``start``, ``targets``), for error messages."""
+
+    def where(self, key: str, option: str) -> tuple[str, int | None]:
+        """(source, line) of a setting for an :class:`InputError`: the file's line, else the option."""
+        if self.source is not None and key in self.lines:
+            return self.source, self.lines[key]
+        return option, None
 
 
 @dataclass(frozen=True)
@@ -187,24 +197,54 @@ INSTANCE_HEADER = "# heurist blokus instance"
 """First line of the optional instance section that may follow the pieces."""
 
 
+MAX_BOARD_CELLS = 2500
+"""The largest board heurist accepts, in squares (50 x 50).
+
+Every placement of every orientation is built once per board: with the
+21-piece set that is about 85 placements per square, 0.27 s on the course's
+largest board (20 x 20, 400 squares), 2.5 s at 50 x 50 and 11 s at 100 x 100,
+before any search. No course command uses more than 400 squares, and a
+search over thousands of squares is hopeless anyway (the 15 x 15 mini-contest
+already has about 300 moves per state)."""
+
+
+def check_board_size(rows: int, cols: int, source: str | Path = "--board-size", line: int | None = None) -> None:
+    """Refuse a board with no square or with more than :data:`MAX_BOARD_CELLS` squares."""
+    if rows <= 0 or cols <= 0:
+        raise InputError(f"the board needs at least one row and one column, got {rows} {cols}", source, line)
+    if rows * cols > MAX_BOARD_CELLS:
+        raise InputError(
+            f"a {rows}x{cols} board has {rows * cols} squares; at most {MAX_BOARD_CELLS} (e.g. 50x50) are "
+            "supported: building every placement of every piece would take longer than any search can use",
+            source,
+            line,
+        )
+
+
 def parse_instance(lines: list[str], source: str | Path, first_line: int) -> Instance:
     """Read ``key: value`` settings after :data:`INSTANCE_HEADER`; other trailing text is ignored.
 
     Keys: ``puzzle`` (fill, corners, cover), ``board`` (ROWS COLS), ``start``
-    (ROW COL) and ``targets`` (a Python-style list of (row, col) pairs).
+    (ROW COL) and ``targets`` (a Python-style list of (row, col) pairs). Values
+    that are wrong whatever the board (a board of no square or too many, a
+    negative coordinate, targets for a puzzle that takes none, squares off the
+    section's own board) are reported at their line.
     """
     try:
         begin = next(i for i, line in enumerate(lines) if line.strip() == INSTANCE_HEADER)
     except StopIteration:
         return Instance()
     values: dict = {}
+    where: dict[str, int] = {}
     for offset, line in enumerate(lines[begin + 1 :], start=first_line + begin + 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         key, colon, value = line.partition(":")
         key = key.strip()
         if not colon or key not in ("puzzle", "board", "start", "targets"):
-            raise InputError(f"expected 'puzzle:', 'board:', 'start:' or 'targets:', got {line.strip()!r}", source, offset)
+            raise InputError(
+                f"expected 'puzzle:', 'board:', 'start:' or 'targets:', got {_clip(line.strip())!r}", source, offset
+            )
         try:
             if key == "puzzle":
                 if value.strip() not in INSTANCE_PUZZLES:
@@ -220,12 +260,41 @@ def parse_instance(lines: list[str], source: str | Path, first_line: int) -> Ins
                 numbers = tuple(int(part) for part in value.split())
                 if len(numbers) != 2:
                     raise ValueError
+                if key == "board":
+                    check_board_size(*numbers, source, offset)
+                elif min(numbers) < 0:
+                    raise InputError(f"the start square must not be negative, got {numbers[0]} {numbers[1]}",
+                                     source, offset)
                 values["board_size" if key == "board" else key] = numbers
         except InputError:
             raise
         except ValueError:
-            raise InputError(f"cannot read {key}: {value.strip()!r}", source, offset) from None
-    return Instance(**values)
+            raise InputError(f"cannot read {key}: {_clip(value.strip())!r}", source, offset) from None
+        where[key] = offset
+    if values.get("targets") is not None and values.get("puzzle") in ("fill", "corners"):
+        raise InputError(f"a {values['puzzle']} puzzle takes no targets", source, where["targets"])
+    instance = Instance(**values, source=str(source), lines=where)
+    if instance.board_size is not None:
+        check_on_board(instance, *instance.board_size)
+    return instance
+
+
+def check_on_board(instance: Instance, rows: int, cols: int) -> None:
+    """Refuse the section's start square or a target off a ``rows`` x ``cols`` board, at the file's line."""
+    for key, cells in (("start", (instance.start,) if instance.start else ()), ("targets", instance.targets or ())):
+        for row, col in cells:
+            if not (0 <= row < rows and 0 <= col < cols):
+                what = "the start square" if key == "start" else "target"
+                raise InputError(
+                    f"{what} ({row}, {col}) is off the {rows}x{cols} board "
+                    f"(rows 0-{rows - 1}, columns 0-{cols - 1})",
+                    *instance.where(key, "--start" if key == "start" else "--targets"),
+                )
+
+
+def _clip(text: str, width: int = 60) -> str:
+    """``text`` cut to ``width`` characters, so a huge value does not make a huge error line."""
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def parse_targets(text: str, source: str | Path = "targets", line: int | None = None) -> tuple[Cell, ...]:
@@ -233,11 +302,11 @@ def parse_targets(text: str, source: str | Path = "targets", line: int | None = 
     try:
         value = ast.literal_eval(text.strip())
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        raise InputError(f"cannot parse the target list {text.strip()!r}; expected e.g. \"[(2,2), (5,5)]\"", source, line) from None
+        raise InputError(f"cannot parse the target list {_clip(text.strip())!r}; expected e.g. \"[(2,2), (5,5)]\"", source, line) from None
     if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value):
         value = [value]  # a single pair, as in "(2, 2)"
     if not isinstance(value, (list, tuple)):
-        raise InputError(f"the target list must be a list of (row, col) pairs, got {text.strip()!r}", source, line)
+        raise InputError(f"the target list must be a list of (row, col) pairs, got {_clip(text.strip())!r}", source, line)
     targets = []
     for item in value:
         if not (
@@ -245,7 +314,7 @@ def parse_targets(text: str, source: str | Path = "targets", line: int | None = 
             and len(item) == 2
             and all(isinstance(v, int) and not isinstance(v, bool) for v in item)
         ):
-            raise InputError(f"each target must be a (row, col) pair of integers, got {item!r}", source, line)
+            raise InputError(f"each target must be a (row, col) pair of integers, got {_clip(repr(item))}", source, line)
         targets.append((item[0], item[1]))
     return tuple(targets)
 
@@ -255,7 +324,7 @@ def _read_int(lines: list[str], index: int, source, what: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise InputError(f"expected {what}, got {text!r}", source, index + 1) from None
+        raise InputError(f"expected {what}, got {_clip(text)!r}", source, index + 1) from None
 
 
 LAYOUTS = "layouts"

@@ -219,11 +219,11 @@ class Geometry:
         names = {o: f"e{i}" for i, o in enumerate(offsets)}
         lines = [
             f"def {'canonical_' if canonical else ''}step_successors(state):",
-            f"    big = state & {self.full}",
-            f"    vertical = (state >> {n}) & {self.full}",
-            f"    horizontal = (state >> {2 * n}) & {self.full}",
+            f"    big = state & {self.full:#x}",
+            f"    vertical = (state >> {n}) & {self.full:#x}",
+            f"    horizontal = (state >> {2 * n}) & {self.full:#x}",
             f"    single = state >> {3 * n}",
-            f"    empty = {self.full} & ~(big | big << 1 | big << {w} | big << {w + 1}"
+            f"    empty = {self.full:#x} & ~(big | big << 1 | big << {w} | big << {w + 1}"
             f" | vertical | vertical << {w} | horizontal | horizontal << 1 | single)",
         ]
         for o in offsets:
@@ -238,7 +238,7 @@ class Geometry:
             moved = _shifted("low", delta)
             lines += [
                 f"    # {SHAPE_NAME[shape]} {DIRECTION_NAME[direction]}",
-                f"    anchors = {shape_names[shape]} & {movable} & {free}",
+                f"    anchors = {shape_names[shape]} & {movable:#x} & {free}",
                 "    while anchors:",
                 "        low = anchors & -anchors",
                 "        anchors ^= low",
@@ -283,9 +283,9 @@ class Geometry:
         wide = (self.full << (BIG * n)) | (self.full << (HORIZONTAL * n))
         narrow = ((1 << (4 * n)) - 1) ^ wide
         flipped = " | ".join(
-            _shifted(f"({name} & {mask})", w - 1 - 2 * c) for c, mask in enumerate(columns)
+            _shifted(f"({name} & {mask:#x})", w - 1 - 2 * c) for c, mask in enumerate(columns)
         )
-        return f"    flipped = {flipped}\n    {result} = (flipped & {narrow}) | ((flipped & {wide}) >> 1)\n"
+        return f"    flipped = {flipped}\n    {result} = (flipped & {narrow:#x}) | ((flipped & {wide:#x}) >> 1)\n"
 
     # ----- longer moves ------------------------------------------------------------------
     @cached_property

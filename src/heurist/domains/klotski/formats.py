@@ -1,8 +1,8 @@
 """Reading and writing the three CSC384 Hua Rong Dao formats.
 
 * **V1** (numeric, Fall 2022): input digits ``0`` empty, ``1`` the 2x2 piece,
-  ``2``-``6`` one 1x2 piece each (orientation from the neighbouring digit),
-  ``7`` a 1x1 piece. Output: ``Cost of the solution: N``, then every state in
+  ``2``-``6`` one 1x2 piece each (orientation from the neighbouring digit;
+  ``8`` and ``9`` too, as the students' programs accept), ``7`` a 1x1 piece. Output: ``Cost of the solution: N``, then every state in
   the output digits ``0`` empty, ``1`` 2x2, ``2`` horizontal, ``3`` vertical,
   ``4`` 1x1, each state followed by an empty line.
 * **V2** (characters, 2023-2024): ``.`` empty, ``1`` 2x2, ``2`` 1x1,
@@ -11,13 +11,15 @@
 * **V3** (goal boards, 2024-2025): V2 characters; the start board, a blank
   line, then the goal board. Output as V2, or ``No solution``.
 
-Readers accept CRLF line endings and trailing blank lines; every problem is
-reported as an :class:`~heurist.errors.InputError` naming the line.
+Readers accept CRLF line endings, a UTF-8 byte order mark and trailing blank
+lines; every problem is reported as an :class:`~heurist.errors.InputError`
+naming the line (an invisible character inside a row by its column and name).
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -91,17 +93,55 @@ def parse_puzzle(text: str, source: str = "<string>") -> Puzzle:
     return Puzzle(geometry, start, goal, V3, source)
 
 
+MAX_CELLS = 1024
+"""The largest board heurist reads, in cells (the course's boards have 20 to 24).
+
+A state packs four bits per cell into one integer, and the move generator,
+the mirror map and the pattern databases are built for the whole board
+before the search starts: about a second at 1,000 cells, 20 seconds at
+3,600 (900x4), minutes at 40,000 (200x200). A board that large also has far
+more states than any search can visit, so it is refused up front."""
+
+_CONTROL_NAMES = {
+    "\t": "CHARACTER TABULATION", "\x0b": "LINE TABULATION", "\x0c": "FORM FEED", "\r": "CARRIAGE RETURN",
+    "\x00": "NULL", "\x1c": "FILE SEPARATOR", "\x1d": "GROUP SEPARATOR", "\x1e": "RECORD SEPARATOR",
+    "\x1f": "UNIT SEPARATOR", "\x85": "NEXT LINE", "\x7f": "DELETE",
+}
+
+
+def _invisible(char: str) -> bool:
+    """True for a character an editor does not show: controls, format characters, spaces other than ' '."""
+    return char != " " and unicodedata.category(char) in ("Cc", "Cf", "Zs", "Zl", "Zp")
+
+
+def describe_char(char: str) -> str:
+    """``U+000C (FORM FEED)``: the code point and the Unicode name of a character."""
+    name = unicodedata.name(char, None) or _CONTROL_NAMES.get(char, "control character")
+    return f"U+{ord(char):04X} ({name})"
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of ``text``: split at LF, CRLF or CR only (not at form feeds or U+2028,
+    which :meth:`str.splitlines` also breaks at), a leading UTF-8 byte order mark dropped."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return re.split(r"\r\n|\r|\n", text)
+
+
 def _blocks(text: str, source: str) -> list[list[_Row]]:
     """Split the text into boards separated by blank lines, keeping line numbers."""
     blocks: list[list[_Row]] = []
     current: list[_Row] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(_lines(text), start=1):
         line = raw.rstrip()  # trailing spaces, tabs and CR are invisible in an editor: ignored
         if line == "":
             if current:
                 blocks.append(current)
                 current = []
             continue
+        for column, char in enumerate(line, start=1):
+            if _invisible(char):
+                raise InputError(f"column {column}: invisible character {describe_char(char)}", source, number)
         if line != line.lstrip():
             raise InputError("unexpected spaces before the row (they would shift its cells)", source, number)
         current.append(_Row(line, number))
@@ -110,15 +150,34 @@ def _blocks(text: str, source: str) -> list[list[_Row]]:
     return blocks
 
 
+V2_ONLY = set(".<>^v")
+"""Characters that only the character format (V2, V3) uses."""
+
+V1_ONLY = set("03456789")
+"""Digits that only the V1 digit format uses."""
+
+
 def _looks_numeric(rows: list[_Row]) -> bool:
+    """The V1 digit format, unless the board holds a V2 character anywhere.
+
+    The whole board decides: a V2 board with a stray ``0`` (V1's empty cell)
+    is still V2, and the ``0`` is then reported at its own line and column.
+    """
     chars = set("".join(row.text for row in rows))
-    return bool(chars & set("034567"))
+    return not chars & V2_ONLY and bool(chars & V1_ONLY)
 
 
 def parse_board(rows: list[_Row] | list[str], notation: str, source: str = "<string>") -> tuple[Geometry, int]:
     """Parse one board in ``notation`` (``v1-input``, ``v1-output`` or ``chars``)."""
     rows = [row if isinstance(row, _Row) else _Row(row, i + 1) for i, row in enumerate(rows)]
     width = len(rows[0].text)
+    if width * len(rows) > MAX_CELLS:
+        raise InputError(
+            f"a board of {width} columns and {len(rows)} rows has {width * len(rows)} cells; at most {MAX_CELLS} "
+            "are supported (a search on a board that large cannot finish)",
+            source,
+            rows[0].line,
+        )
     for row in rows:
         if len(row.text) != width:
             raise InputError(f"ragged board: this row has {len(row.text)} cells, the first has {width}", source, row.line)
@@ -169,7 +228,7 @@ def parse_board(rows: list[_Row] | list[str], notation: str, source: str = "<str
                     fail("broken piece: 'v' without '^' above it", r, c)
                 else:
                     claim(VERTICAL, r, c, [(r, c), (r + 1, c)], "'^' must have 'v' below it", "v")
-            else:  # V1 input digit 2-6: one 1x2 piece, orientation from its partner
+            else:  # V1 input digit 2-6, 8, 9: one 1x2 piece, orientation from its partner
                 if c + 1 < width and grid[r][c + 1] == char and not taken[r][c + 1]:
                     claim(HORIZONTAL, r, c, [(r, c), (r, c + 1)], "")
                 elif r + 1 < len(rows) and grid[r + 1][c] == char:
@@ -177,14 +236,20 @@ def parse_board(rows: list[_Row] | list[str], notation: str, source: str = "<str
                 else:
                     fail(f"broken piece: digit {char} has no neighbouring {char} to form a 1x2 piece", r, c)
     if notation == "v1-input":
-        for digit in "23456":
+        for digit in PAIR_DIGITS:
             count = sum(line.count(digit) for line in grid)
             if count not in (0, 2):
-                raise InputError(f"digit {digit} marks one 1x2 piece and must appear twice, not {count} times", source, rows[0].line)
+                first = next(row.line for row in rows if digit in row.text)
+                raise InputError(f"digit {digit} marks one 1x2 piece and must appear twice, not {count} times", source, first)
     return geometry, geometry.pack(masks[BIG], masks[VERTICAL], masks[HORIZONTAL], masks[SINGLE])
 
 
-_NUMERIC_INPUT = {"0": None, "1": BIG, "7": SINGLE, **{d: "pair" for d in "23456"}}
+PAIR_DIGITS = "2345689"
+"""V1 input digits that mark a 1x2 piece: the handout numbers the five 1x2 pieces 2-6, and the students'
+programs accept any digit but 0, 1 and 7 (a public submission's input uses 8), taking the orientation
+from the two cells' shape."""
+
+_NUMERIC_INPUT = {"0": None, "1": BIG, "7": SINGLE, **{d: "pair" for d in PAIR_DIGITS}}
 _NUMERIC_OUTPUT = {"0": None, "1": BIG, "2": HORIZONTAL, "3": VERTICAL, "4": SINGLE}
 
 
@@ -196,7 +261,13 @@ def _cell_kinds(rows: list[_Row], notation: str, source: str) -> list[list[objec
         for c, char in enumerate(row.text):
             if char not in table:
                 allowed = " ".join(table)
-                raise InputError(f"unknown character {char!r} at column {c + 1}; expected one of {allowed}", source, row.line)
+                shown = repr(char) if char.isprintable() else describe_char(char)
+                hint = ""
+                if notation == "chars" and char in V1_ONLY:
+                    hint = " (this board uses the character format, where '.' is an empty cell)"
+                raise InputError(
+                    f"unknown character {shown} at column {c + 1}; expected one of {allowed}{hint}", source, row.line
+                )
             out.append(table[char])
         kinds.append(out)
     return kinds
