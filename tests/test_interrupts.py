@@ -24,7 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from heurist.search import Limits, ProgressLine, Status, search
+from heurist.search import Limits, ProgressLine, Status, breadth_first_search, search
+from heurist.search.limits import interrupt_signal
 
 ROOT = Path(__file__).resolve().parents[1]
 BWCHP11 = str(ROOT / "data/blocksworld/spring21_bwchp/bwchp11.bwp")
@@ -160,6 +161,10 @@ def test_a_signal_during_a_library_search_returns_interrupted():
     result = search(Interrupting(), "astar")
     assert result.status is Status.INTERRUPTED and result.limit is None
     assert result.statistics.expansions > 1000
+    assert interrupt_signal() == signal.SIGINT
+    # The interrupt was for that search only: the next one, even without search(), runs to its limit.
+    after = breadth_first_search(Endless(), limits=Limits(max_expansions=50))
+    assert after.status is Status.LIMIT_REACHED and after.statistics.expansions == 50
 
 
 # --- time limits bound the whole run ------------------------------------------------------------

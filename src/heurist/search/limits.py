@@ -94,9 +94,10 @@ class SearchStopped(BaseException):
 
 
 class _StopRequest:
-    """Process-wide: the signal that asked the running search to stop, if any."""
+    """Process-wide: whether a signal asked the running search to stop, and which."""
 
-    signum: int | None = None
+    pending = False  # a signal arrived during the current search(); cleared when it ends
+    signum: int | None = None  # the last signal that interrupted a search
     cooperative = False  # True while an algorithm checks its LimitWatch; False during preparation
 
 
@@ -147,7 +148,7 @@ class LimitWatch:
             if expansions >= self.max_expansions:
                 return "expansions"
             self.next_check = min(self.next_check, self.max_expansions)
-        if _STOP.signum is not None:
+        if _STOP.pending:
             return INTERRUPTED
         if self.deadline is not None and now >= self.deadline:
             return "time"
@@ -178,11 +179,11 @@ def _on_cpu_alarm(signum, frame) -> None:
 
 
 def _on_interrupt(signum, frame) -> None:
-    if _STOP.signum is not None or not _STOP.cooperative:
+    again = _STOP.pending
+    _STOP.pending, _STOP.signum = True, signum
+    if again or not _STOP.cooperative:
         # A second signal (the search is stuck in one expansion), or preparation, which never checks.
-        _STOP.signum = signum
         raise SearchStopped(INTERRUPTED, signum)
-    _STOP.signum = signum
 
 
 def _arm(seconds: float) -> None:
@@ -215,7 +216,7 @@ class SearchSession:
         outermost = not _SESSIONS
         main = _main_thread()
         if outermost:
-            _STOP.signum = None
+            _STOP.pending, _STOP.signum = False, None
             _STOP.cooperative = False
             if main:
                 for signum in (signal.SIGINT, signal.SIGTERM):
@@ -255,7 +256,7 @@ class SearchSession:
         for signum, handler in self._handlers.items():
             signal.signal(signum, handler)
         if not _SESSIONS:
-            _STOP.cooperative = False
+            _STOP.pending = _STOP.cooperative = False
         if self.progress is not None:
             self.progress.clear()
 
