@@ -215,6 +215,7 @@ class SearchSession:
     def __enter__(self) -> SearchSession:
         outermost = not _SESSIONS
         main = _main_thread()
+        self._cooperative = _STOP.cooperative
         if outermost:
             _STOP.pending, _STOP.signum = False, None
             _STOP.cooperative = False
@@ -255,8 +256,9 @@ class SearchSession:
             signal.signal(signal.SIGPROF, handler)
         for signum, handler in self._handlers.items():
             signal.signal(signum, handler)
+        _STOP.cooperative = self._cooperative  # an outer search may still be preparing its heuristic
         if not _SESSIONS:
-            _STOP.pending = _STOP.cooperative = False
+            _STOP.pending = False
         if self.progress is not None:
             self.progress.clear()
 
