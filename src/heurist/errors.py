@@ -51,17 +51,28 @@ def one_line(text: str) -> str:
     return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
 
 
+MAX_INPUT_BYTES = 64 * 1024 * 1024
+"""The largest input file heurist reads (64 MiB): far beyond any puzzle, and a device such as
+``/dev/zero`` that never ends is refused instead of read forever."""
+
+
 def read_text(path: str | Path) -> str:
-    """Read a text file, turning every OS-level failure into an :class:`InputError`."""
+    """Read a text file, turning every OS-level failure into an :class:`InputError`.
+
+    At most :data:`MAX_INPUT_BYTES` are read; a longer file is refused as too large.
+    """
     path = Path(path)
     try:
-        data = path.read_bytes()
+        with path.open("rb") as stream:
+            data = stream.read(MAX_INPUT_BYTES + 1)
     except FileNotFoundError:
         raise InputError("no such file", path) from None
     except IsADirectoryError:
         raise InputError("is a directory, not a file", path) from None
     except OSError as error:
         raise InputError(f"cannot read: {error.strerror}", path) from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise InputError(f"too large: more than {MAX_INPUT_BYTES // (1024 * 1024)} MiB", path)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -20,6 +20,7 @@ frontier after an expansion: the engine's ``expansions`` and
 from __future__ import annotations
 
 import argparse
+import sys
 
 from heurist.cli.common import (
     EXIT_BY_STATUS,
@@ -27,11 +28,12 @@ from heurist.cli.common import (
     _positive_int,
     add_render_arguments,
     check_render_target,
+    interrupted_exit,
     render_result,
 )
 from heurist.domains.blocksworld import DEFAULT_HEURISTIC, DOMAIN, load_bwp
 from heurist.domains.blocksworld.heuristics import HEURISTICS
-from heurist.search import Heuristic, Limits, search
+from heurist.search import Heuristic, Limits, Status, search
 
 ORDER = 30
 DEFAULT_MAX_ITERS = 100_000
@@ -76,6 +78,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help="give up after N iterations (goal tests) (default: %(default)s)",
     )
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress line on a terminal")
     add_render_arguments(parser)
     parser.set_defaults(handler=run)
 
@@ -100,7 +103,10 @@ def run(args: argparse.Namespace) -> int:
     check_render_target(args)
     problem = load_bwp(args.file)
     heuristic = resolve_heuristic(args.heuristic)
-    result = search(problem, "astar", heuristic, limits=Limits(max_expansions=args.max_iters))
+    result = search(problem, "astar", heuristic, limits=Limits(max_expansions=args.max_iters), progress=not args.quiet)
+    if result.status is Status.INTERRUPTED:
+        print(f"heurist: {args.file}: interrupted after {result.statistics.expansions} iterations", file=sys.stderr)
+        return interrupted_exit()
     render_result(DOMAIN, problem, result, args, title=f"blocksworld: {args.file}", heuristic=heuristic)
     print(DOMAIN.write_solution(problem, result, "trace", heuristic=heuristic, source=args.file))
     return EXIT_BY_STATUS[result.status]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import math
+import signal
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -13,25 +14,44 @@ from heurist.errors import InputError
 from heurist.files import check_writable
 from heurist.search import ALGORITHMS, Limits, SearchResult, Status, search
 from heurist.search.heuristics import HeuristicRegistry
+from heurist.search.limits import command_time_limit, interrupt_signal
 from heurist.search.statistics import format_statistics, result_as_json  # noqa: F401 - re-exported for the commands
 
 EXIT_SOLVED = 0
 EXIT_UNSOLVABLE = 1
 EXIT_INPUT_ERROR = 2
 EXIT_LIMIT = 3
+EXIT_SIGINT = 128 + signal.SIGINT  # 130, as shells report a command ended by Ctrl-C
+EXIT_SIGTERM = 128 + signal.SIGTERM  # 143
 
 EXIT_STATUS_HELP = """exit status:
   0  solved (or the command succeeded)
   1  the instance is unsolvable: the whole reachable space was searched
   2  bad input: a malformed file or option, or an output that cannot be written
      (one line on stderr says where)
-  3  a limit (--max-expansions, --time-limit, --memory-limit) ended the search"""
+  3  a limit (--max-expansions, --time-limit, --memory-limit) ended the search
+  130, 143  interrupted by SIGINT (Ctrl-C) or SIGTERM; a search prints its statistics so far"""
 
-EXIT_BY_STATUS = {
+
+def interrupted_exit() -> int:
+    """130 or 143: the exit status for the signal that interrupted the last search (130 if none did)."""
+    return 128 + (interrupt_signal() or signal.SIGINT)
+
+
+class _ExitByStatus(dict):
+    """``EXIT_BY_STATUS[result.status]``; an interrupted search gives 130 or 143, by its signal."""
+
+    def __missing__(self, status: Status) -> int:
+        if status is Status.INTERRUPTED:
+            return interrupted_exit()
+        raise KeyError(status)
+
+
+EXIT_BY_STATUS = _ExitByStatus({
     Status.SOLVED: EXIT_SOLVED,
     Status.UNSOLVABLE: EXIT_UNSOLVABLE,
     Status.LIMIT_REACHED: EXIT_LIMIT,
-}
+})
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -101,31 +121,53 @@ def add_search_arguments(
     group.add_argument(
         "--weight", "-w", type=finite_weight, default=2.0, help="weight of wastar's h (default: %(default)s)"
     )
-    add_limit_arguments(parser)
+    add_limit_arguments(parser, whole_run=True)
 
 
-def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
+def add_limit_arguments(parser: argparse.ArgumentParser, *, whole_run: bool = False) -> None:
+    """--max-expansions, --time-limit and --memory-limit.
+
+    ``whole_run=True``: the time limit bounds the whole command (loading the
+    instance and preparing the heuristic included), from when the arguments
+    are parsed; :func:`limits_from` then gives the search what is left.
+    """
     group = parser.add_argument_group("limits (reaching one ends the search cleanly, exit status 3)")
     group.add_argument("--max-expansions", type=positive_int, metavar="N", help="stop after N expansions")
     group.add_argument(
-        "--time-limit", type=positive_seconds, metavar="SECONDS", help="stop after this many CPU seconds"
+        "--time-limit", type=positive_seconds, metavar="SECONDS",
+        action=_WholeRunTimeLimit if whole_run else "store",
+        help="stop after this many CPU seconds" + (" (of the whole run: loading and preparation count)"
+                                                   if whole_run else ""),
     )
     group.add_argument(
         "--memory-limit", type=positive_mib, metavar="MIB", help="stop when the process uses this much memory"
     )
 
 
+class _WholeRunTimeLimit(argparse.Action):
+    """Stores --time-limit and starts the command's clock: loading and preparation count against it."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, values)
+        namespace.run_clock = command_time_limit(values)
+
+
 def limits_from(args: argparse.Namespace) -> Limits:
-    return Limits(
-        max_expansions=args.max_expansions, time_limit=args.time_limit, memory_limit=args.memory_limit
-    )
+    """The limits of the command line; a whole-run time limit gives what is left of it."""
+    time_limit = args.time_limit
+    run_clock = getattr(args, "run_clock", None)
+    if time_limit is not None and run_clock is not None:
+        time_limit = run_clock.remaining()
+    return Limits(max_expansions=args.max_expansions, time_limit=time_limit, memory_limit=args.memory_limit)
 
 
 def run_search(problem: Any, args: argparse.Namespace, heuristics: HeuristicRegistry) -> SearchResult:
+    """Search as the command line says; a live progress line on a terminal unless --quiet."""
     heuristic = heuristics.resolve(args.heuristic)
     if not 1 <= args.weight < math.inf:
         raise InputError(f"expected a finite number of at least 1, got {args.weight!r}", "--weight")
-    return search(problem, args.algo, heuristic, weight=args.weight, limits=limits_from(args))
+    return search(problem, args.algo, heuristic, weight=args.weight, limits=limits_from(args),
+                  progress=not getattr(args, "quiet", False))
 
 
 def add_domain_options(parser: argparse.ArgumentParser, domain: Domain, *, search_only: bool = True,

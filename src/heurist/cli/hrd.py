@@ -23,6 +23,7 @@ from heurist.cli.common import (
     add_render_arguments,
     check_render_target,
     format_statistics,
+    interrupted_exit,
     limits_from,
     render_result,
 )
@@ -67,8 +68,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="search one of each pair of mirror-image boards when the goal allows (default: on)",
     )
     parser.add_argument("--verbose", "-v", action="store_true", help="print the statistics to stderr")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress line on a terminal")
     add_render_arguments(parser)
-    add_limit_arguments(parser)
+    add_limit_arguments(parser, whole_run=True)
     parser.set_defaults(handler=run)
 
 
@@ -94,9 +96,12 @@ def run(args: argparse.Namespace) -> int:
     for algorithm, destination in jobs:
         problem = problem_from_puzzle(puzzle, symmetry=args.symmetry)
         result = search(problem, algorithm, heuristic if algorithm == "astar" else HEURISTICS["zero"],
-                        limits=limits_from(args))
+                        limits=limits_from(args), progress=not args.quiet)
         if args.verbose:
             print(f"{algorithm} -> {destination}\n{format_statistics(result)}", file=sys.stderr)
+        if result.status is Status.INTERRUPTED:
+            print(f"heurist: {source}: {algorithm} interrupted; no output file written", file=sys.stderr)
+            return interrupted_exit()
         if result.status is Status.LIMIT_REACHED:
             print(f"heurist: {source}: {algorithm} stopped at its {result.limit} limit; "
                   f"{destination} not written", file=sys.stderr)

@@ -19,8 +19,9 @@ from collections.abc import Sequence
 
 import heurist
 import heurist.cli
-from heurist.cli.common import EXIT_INPUT_ERROR, EXIT_STATUS_HELP, ArgumentParser
+from heurist.cli.common import EXIT_INPUT_ERROR, EXIT_LIMIT, EXIT_STATUS_HELP, ArgumentParser
 from heurist.errors import InputError
+from heurist.search.limits import SearchStopped
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -67,9 +68,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as error:
         print(f"heurist: {error}", file=sys.stderr)
         return EXIT_INPUT_ERROR
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # outside a search, which ends with status interrupted instead
         print("heurist: interrupted", file=sys.stderr)
         return 130
+    except SearchStopped as stopped:  # the whole-run time limit, reached before the search began
+        print(f"heurist: {stopped} before the search began", file=sys.stderr)
+        return EXIT_LIMIT
     except OutputFailed as failure:
         _silence(stdout)
         if isinstance(failure.error, BrokenPipeError):  # the reader went away (e.g. `heurist ... | head`)

@@ -1,7 +1,9 @@
 """Domain-independent search: algorithms, limits, statistics and heuristic lookup.
 
 Every algorithm has the signature ``algorithm(problem, heuristic, *, limits=None)``
-and returns a :class:`SearchResult`. :func:`search` picks one by name::
+and returns a :class:`SearchResult`. :func:`search` picks one by name, and
+also bounds the heuristic's preparation by the time limit, stops cleanly on
+SIGINT and SIGTERM and can show a progress line::
 
     from heurist.search import search
     result = search(problem, "astar", heuristic=my_h)
@@ -22,8 +24,16 @@ from heurist.search.best_first import (
 )
 from heurist.search.heuristics import HeuristicRegistry, load_user_heuristic, prepare_heuristic
 from heurist.search.idastar import iterative_deepening_astar_search
-from heurist.search.limits import Limits
+from heurist.search.limits import (
+    INTERRUPTED,
+    Limits,
+    SearchSession,
+    SearchStopped,
+    clock,
+    peak_rss_kib,
+)
 from heurist.search.problem import Heuristic, Problem
+from heurist.search.progress import ProgressLine, progress_reporter
 from heurist.search.statistics import SearchResult, Statistics, Status
 from heurist.search.uninformed import breadth_first_search, depth_first_search
 
@@ -49,29 +59,49 @@ def search(
     *,
     weight: float = 2.0,
     limits: Limits | None = None,
+    progress: bool | ProgressLine | None = False,
 ) -> SearchResult:
     """Prepare the heuristic, run ``algorithm`` by name and return its result.
 
     ``statistics.total_time`` includes the heuristic's preparation (pattern
-    databases, say); ``statistics.search_time`` does not. A problem that
-    searches over representatives of symmetric states may offer
-    ``unfold_plan(states) -> (actions, states)``; the plan is then turned
-    back into real states before it is returned.
+    databases, say); ``statistics.search_time`` does not. The time limit
+    bounds both. A problem that searches over representatives of symmetric
+    states may offer ``unfold_plan(states) -> (actions, states)``; the plan
+    is then turned back into real states before it is returned.
+
+    While it runs (in the main thread), SIGINT and SIGTERM end the search as
+    a limit does: the result has status ``interrupted`` and the statistics so
+    far (:func:`heurist.search.limits.interrupt_signal` tells which signal).
+    ``progress=True`` draws a live progress line on standard error when it
+    is a terminal (:mod:`heurist.search.progress`).
     """
     try:
         run = ALGORITHMS[algorithm]
     except KeyError:
         raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}") from None
-    setup = prepare_heuristic(heuristic, problem)
     options = {"limits": limits}
     if algorithm == "wastar":
         options["weight"] = weight
-    result = run(problem, heuristic, **options)
+    with SearchSession(limits, progress_reporter(progress)) as session:
+        try:
+            setup = prepare_heuristic(heuristic, problem)
+            session.begin_search()
+            result = run(problem, heuristic, **options)
+        except SearchStopped as stopped:  # while preparing, or before the algorithm's loop began
+            return _stopped_early(algorithm, stopped, session)
     result.statistics.total_time = setup + result.statistics.search_time
     unfold = getattr(problem, "unfold_plan", None)
     if result.solved and unfold is not None:
         result.actions, result.states = unfold(result.states)
     return result
+
+
+def _stopped_early(algorithm: str, stopped: SearchStopped, session: SearchSession) -> SearchResult:
+    """The result of a search stopped before its algorithm could report statistics."""
+    statistics = Statistics(total_time=clock() - session.started, memory=peak_rss_kib())
+    if stopped.reason == INTERRUPTED:
+        return SearchResult(Status.INTERRUPTED, algorithm, statistics=statistics)
+    return SearchResult(Status.LIMIT_REACHED, algorithm, statistics=statistics, limit=stopped.reason)
 
 
 __all__ = [
@@ -81,6 +111,7 @@ __all__ = [
     "HeuristicRegistry",
     "Limits",
     "Problem",
+    "ProgressLine",
     "SearchResult",
     "Statistics",
     "Status",

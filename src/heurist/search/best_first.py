@@ -19,7 +19,7 @@ from __future__ import annotations
 import heapq
 import math
 
-from heurist.search.limits import Limits, LimitWatch
+from heurist.search.limits import Limits, LimitWatch, SearchStopped
 from heurist.search.plan import extract_plan, finish
 from heurist.search.problem import Heuristic, Problem
 from heurist.search.statistics import SearchResult, Statistics, Status
@@ -47,7 +47,7 @@ def best_first_search(
     """
     stats = Statistics()
     watch = LimitWatch(limits)
-    check_limits = watch.active
+    next_check = 0
     successors = problem.successors
     is_goal = problem.is_goal
 
@@ -81,47 +81,51 @@ def best_first_search(
         actions, states, cost = extract_plan(record, goal, offset=2)
         return finish(algorithm, status, stats, watch, actions=actions, states=states, cost=cost)
 
-    while frontier:
-        key, h, _, g, state = pop(frontier)
-        if g > record[state][0]:
-            continue  # outdated entry: a cheaper path to this state was found later
-        if check_limits:
-            limit = watch.exceeded(expansions)
-            if limit:
-                return stop(Status.LIMIT_REACHED, limit)
-        open_size -= 1
-        closed.add(state)
-        if key > layer:
-            layer = key
-            until_last_jump = expansions
-        expansions += 1
-        if is_goal(state):
-            return stop(Status.SOLVED, goal=state)
-        for action, child, step in successors(state):
-            generated += 1
-            child_g = g + step
-            known = record.get(child)
-            if known is None:
-                child_h = heuristic(child, problem)
-                if child_h == inf:
-                    dead_ends += 1
-                    record[child] = (-math.inf, child_h, state, action, step)
-                    continue
-                open_size += 1
-            elif child_g >= known[0]:
-                continue
-            else:
-                child_h = known[1]
-                if child in closed:
-                    if not reopen_closed:
+    try:
+        while frontier:
+            key, h, _, g, state = pop(frontier)
+            if g > record[state][0]:
+                continue  # outdated entry: a cheaper path to this state was found later
+            if expansions >= next_check:
+                limit = watch.check(expansions, open_size, layer)
+                if limit:
+                    return stop(Status.LIMIT_REACHED, limit)
+                next_check = watch.next_check
+            open_size -= 1
+            closed.add(state)
+            if key > layer:
+                layer = key
+                until_last_jump = expansions
+            expansions += 1
+            if is_goal(state):
+                return stop(Status.SOLVED, goal=state)
+            for action, child, step in successors(state):
+                generated += 1
+                child_g = g + step
+                known = record.get(child)
+                if known is None:
+                    child_h = heuristic(child, problem)
+                    if child_h == inf:
+                        dead_ends += 1
+                        record[child] = (-math.inf, child_h, state, action, step)
                         continue
-                    closed.discard(child)
-                    reopened += 1
                     open_size += 1
-            record[child] = (child_g, child_h, state, action, step)
-            push(frontier, (g_weight * child_g + h_weight * child_h, child_h, generated, child_g, child))
-        if open_size > max_open:
-            max_open = open_size
+                elif child_g >= known[0]:
+                    continue
+                else:
+                    child_h = known[1]
+                    if child in closed:
+                        if not reopen_closed:
+                            continue
+                        closed.discard(child)
+                        reopened += 1
+                        open_size += 1
+                record[child] = (child_g, child_h, state, action, step)
+                push(frontier, (g_weight * child_g + h_weight * child_h, child_h, generated, child_g, child))
+            if open_size > max_open:
+                max_open = open_size
+    except SearchStopped as stopped:  # the CPU-time alarm or a second signal, mid-expansion
+        return stop(Status.LIMIT_REACHED, stopped.reason)
     return stop(Status.UNSOLVABLE)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from heurist.search.limits import LimitWatch, peak_rss_kib
+from heurist.search.limits import INTERRUPTED, LimitWatch, peak_rss_kib
 from heurist.search.statistics import SearchResult, Statistics, Status
 
 
@@ -45,7 +45,13 @@ def finish(
     cost: float | None = None,
     limit: str | None = None,
 ) -> SearchResult:
-    """Stamp time and memory on the statistics and build the result."""
+    """Stamp time and memory on the statistics and build the result.
+
+    ``limit="interrupted"`` (what :meth:`LimitWatch.check` returns after a
+    signal) gives status ``interrupted`` and no limit.
+    """
+    if limit == INTERRUPTED:
+        status, limit = Status.INTERRUPTED, None
     statistics.search_time = watch.elapsed()
     statistics.total_time = max(statistics.total_time, statistics.search_time)
     statistics.memory = peak_rss_kib()
@@ -60,3 +66,4 @@ def finish(
         statistics=statistics,
         limit=limit,
     )
+

@@ -26,6 +26,7 @@ class Status(str, enum.Enum):
     SOLVED = "solved"
     UNSOLVABLE = "unsolvable"  # the reachable space was exhausted without a goal
     LIMIT_REACHED = "limit reached"  # a time, expansion or memory limit stopped the search
+    INTERRUPTED = "interrupted"  # SIGINT or SIGTERM stopped the search
 
 
 @dataclass

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 
 from heurist.search.best_first import zero_heuristic
-from heurist.search.limits import Limits, LimitWatch
+from heurist.search.limits import Limits, LimitWatch, SearchStopped
 from heurist.search.plan import extract_plan, finish
 from heurist.search.problem import Heuristic, Problem
 from heurist.search.statistics import SearchResult, Statistics, Status
@@ -38,22 +38,28 @@ def breadth_first_search(
     if problem.is_goal(start):
         return stop(Status.SOLVED, goal=start)
     successors, is_goal = problem.successors, problem.is_goal
-    while frontier:
-        limit = watch.exceeded(stats.expansions)
-        if limit:
-            return stop(Status.LIMIT_REACHED, limit)
-        if len(frontier) > stats.max_frontier:
-            stats.max_frontier = len(frontier)
-        state = frontier.popleft()
-        stats.expansions += 1
-        for action, child, step in successors(state):
-            stats.generated += 1
-            if child in parents:
-                continue
-            parents[child] = (state, action, step)
-            if is_goal(child):
-                return stop(Status.SOLVED, goal=child)
-            frontier.append(child)
+    next_check = 0
+    try:
+        while frontier:
+            if stats.expansions >= next_check:
+                limit = watch.check(stats.expansions, len(frontier))
+                if limit:
+                    return stop(Status.LIMIT_REACHED, limit)
+                next_check = watch.next_check
+            if len(frontier) > stats.max_frontier:
+                stats.max_frontier = len(frontier)
+            state = frontier.popleft()
+            stats.expansions += 1
+            for action, child, step in successors(state):
+                stats.generated += 1
+                if child in parents:
+                    continue
+                parents[child] = (state, action, step)
+                if is_goal(child):
+                    return stop(Status.SOLVED, goal=child)
+                frontier.append(child)
+    except SearchStopped as stopped:  # the CPU-time alarm or a second signal, mid-expansion
+        return stop(Status.LIMIT_REACHED, stopped.reason)
     return stop(Status.UNSOLVABLE)
 
 
@@ -71,6 +77,7 @@ def depth_first_search(
     parents: dict = {}
     stack: list = [(start, (None, None, 0))]
     successors, is_goal = problem.successors, problem.is_goal
+    next_check = 0
 
     def stop(status: Status, limit: str | None = None, goal=None) -> SearchResult:
         if goal is None:
@@ -78,25 +85,30 @@ def depth_first_search(
         actions, states, cost = extract_plan(parents, goal)
         return finish("dfs", status, stats, watch, actions=actions, states=states, cost=cost)
 
-    while stack:
-        state, link = stack.pop()
-        if state in parents:
-            continue
-        limit = watch.exceeded(stats.expansions)
-        if limit:
-            return stop(Status.LIMIT_REACHED, limit)
-        parents[state] = link
-        stats.expansions += 1
-        if is_goal(state):
-            return stop(Status.SOLVED, goal=state)
-        children = [
-            (child, (state, action, step))
-            for action, child, step in successors(state)
-            if child not in parents
-        ]
-        stats.generated += len(children)
-        children.reverse()
-        stack.extend(children)
-        if len(stack) > stats.max_frontier:
-            stats.max_frontier = len(stack)
+    try:
+        while stack:
+            state, link = stack.pop()
+            if state in parents:
+                continue
+            if stats.expansions >= next_check:
+                limit = watch.check(stats.expansions, len(stack))
+                if limit:
+                    return stop(Status.LIMIT_REACHED, limit)
+                next_check = watch.next_check
+            parents[state] = link
+            stats.expansions += 1
+            if is_goal(state):
+                return stop(Status.SOLVED, goal=state)
+            children = [
+                (child, (state, action, step))
+                for action, child, step in successors(state)
+                if child not in parents
+            ]
+            stats.generated += len(children)
+            children.reverse()
+            stack.extend(children)
+            if len(stack) > stats.max_frontier:
+                stats.max_frontier = len(stack)
+    except SearchStopped as stopped:  # the CPU-time alarm or a second signal, mid-expansion
+        return stop(Status.LIMIT_REACHED, stopped.reason)
     return stop(Status.UNSOLVABLE)
