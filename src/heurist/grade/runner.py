@@ -224,7 +224,7 @@ def _run_test(program: Program, case: Case, limits: Limits, optimum: OptimumInfo
                         f"last lines of stderr:\n{stderr}" if stderr else "stderr: empty",
                         f"its output: {judged.verdict.value}: {judged.detail}") if part)
                     judged = Judgement(Verdict.CRASHED, status, report)
-        if changes and judged.verdict in (Verdict.PASS, Verdict.NOT_OPTIMAL):
+        if original_changed or (changes and judged.verdict in (Verdict.PASS, Verdict.NOT_OPTIMAL)):
             judged = Judgement(Verdict.CHANGED_INPUT, changes[0], f"its output: {judged.detail}", judged.cost)
         return TestResult(
             program.name, case.name, judged.verdict, judged.detail, judged.report, judged.cost,
