@@ -1,0 +1,274 @@
+"""``heurist grade DOMAIN --program "TEMPLATE" TESTS...``: run students' solvers and give each test a verdict.
+
+The command line only translates arguments and prints; the grading is in
+:mod:`heurist.grade`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+import time
+from pathlib import Path
+
+from heurist.cli.common import EXIT_INPUT_ERROR, add_domain_options, option_values
+from heurist.domains import all_domains
+from heurist.errors import InputError
+
+ORDER = 46
+EXIT_ALL_PASSED = 0
+EXIT_SOME_FAILED = 1
+
+EXAMPLES = """examples, one per course:
+  # CSC384 hrd.py, V2/V3 (2023-2025): the plan is the output file
+  heurist grade klotski --program "python3 hrd.py --algo astar --inputfile {input} --outputfile {output}" hrd-v2
+  heurist grade klotski --expect legal \\
+      --program "python3 hrd.py --algo dfs --inputfile {input} --outputfile {output}" hrd-v3
+  # CSC384 hrd.py, V1 (Fall 2022): the A* output is judged, the DFS output must be legal
+  heurist grade klotski --program "python3 hrd.py {input} {dfs_output} {output}" hrd-v1
+  # CSCE 420 Blocks World: the trace is read from stdout
+  heurist grade blocksworld --program "python3 blocksworld.py {input} -H H1 -MAX_ITERS 100000" bw-tamu
+  # HUJI game.py: judged by the final board, or by 'Expanded nodes: N, score: S' against the optimum
+  heurist grade blokus --program \\
+      "python3 game.py -p {pieces} -f astar -s {size} -H blokus_cover_heuristic -z cover -x {start} {targets}" \\
+      blokus-course
+  # a class: one sub-directory per student, the template runs in a copy of each
+  heurist grade klotski --programs submissions/ \\
+      --program "python3 hrd.py --algo astar --inputfile {input} --outputfile {output}" \\
+      hidden/ --jobs 8 --out grades/ --gradescope results.json --junit report.xml
+  heurist grade klotski --program alice="python3 ~/alice/hrd.py {input} {dfs_output} {output}" \\
+      --program bob="python3 ~/bob/hrd.py {input} {dfs_output} {output}" hrd-v1 --executor dask \\
+      --scheduler tcp://10.0.0.5:8786
+"""
+
+
+def _help_tail() -> str:
+    from heurist.grade import PLACEHOLDERS, VERDICT_HELP
+
+    lines = ["placeholders (replaced by shell words; the command runs with /bin/sh -c):"]
+    lines += [f"  {{{name}}}".ljust(14) + text for name, text in PLACEHOLDERS.items()]
+    lines += ["", "verdicts:"]
+    lines += [f"  {verdict.value}".ljust(16) + text for verdict, text in VERDICT_HELP.items()]
+    lines += ["", "exit status:", "  0  every test passed", "  1  some test did not pass",
+              f"  {EXIT_INPUT_ERROR}  bad input: an unknown test, placeholder or option (one line on stderr)",
+              "", "docs/grading.md explains limits, the optimum cache and a Gradescope autograder."]
+    return "\n".join(lines)
+
+
+def _size(text: str) -> int:
+    units = {"k": 1024, "m": 1024 ** 2, "g": 1024 ** 3}
+    text = text.strip().lower().removesuffix("b").removesuffix("i")
+    factor = units.get(text[-1:], 1)
+    try:
+        value = int(float(text[:-1] if text[-1:] in units else text) * factor)
+    except ValueError:
+        raise argparse.ArgumentTypeError("expected a size in bytes, e.g. 1000000, 512K or 16M") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be positive")
+    return value
+
+
+def _positive(text: str) -> float:
+    value = float(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be positive")
+    return value
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    domains_list = all_domains()
+    description = ("Run students' solvers on tests (puzzle files, directories, bench suites), each in a fresh "
+                   "temporary directory and its own process group under limits, and give each test a verdict: "
+                   "the plan is read in the course's format, replayed, and compared with heurist's own optimum.")
+    parser = subparsers.add_parser(
+        "grade", help="run students' solvers on tests: a verdict per test, Gradescope and JUnit reports",
+        description=description, formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EXAMPLES + "\n" + _help_tail(),
+    )
+    domains = parser.add_subparsers(dest="domain", metavar="DOMAIN", required=True)
+    for domain in domains_list:
+        sub = domains.add_parser(
+            domain.name, help=domain.summary, description=description,
+            formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES + "\n" + _help_tail(),
+        )
+        _add_arguments(sub)
+        add_domain_options(sub, domain, search_only=False,
+                           title=f"{domain.name} options of the test files (suites bring their own)")
+        sub.set_defaults(handler=lambda args, domain=domain: grade_command(domain, args))
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("tests", nargs="+", metavar="TEST", help="test files, directories of them, or suite names")
+    what = parser.add_argument_group("programs")
+    what.add_argument("--program", action="append", default=[], metavar="[NAME=]TEMPLATE",
+                      help="a command template with placeholders (below); repeatable, one per student")
+    what.add_argument("--programs", metavar="DIR",
+                      help="one sub-directory per student; the (single) --program template runs in a copy of each")
+    what.add_argument("--expect", choices=["optimal", "legal"], default="optimal",
+                      help="what passes: an optimal plan (default), or any legal plan to a goal (DFS, greedy)")
+    limits = parser.add_argument_group("limits of each run")
+    limits.add_argument("--timeout", type=_positive, default=60.0, metavar="SECONDS",
+                        help="wall time; then the whole process group is killed (default: 60)")
+    limits.add_argument("--cpu-limit", type=_positive, metavar="SECONDS", help="CPU time (default: the timeout)")
+    limits.add_argument("--memory-limit", type=_positive, default=2048.0, metavar="MIB",
+                        help="address space of each process (default: 2048)")
+    limits.add_argument("--max-output", type=_size, default=16 * 1024 ** 2, metavar="BYTES",
+                        help="stdout, and any file written, beyond this is cut off (default: 16M)")
+    run = parser.add_argument_group("running")
+    run.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
+                     help="runs at once (default: all %(default)s cores)")
+    run.add_argument("--executor", choices=["local", "dask"], default="local",
+                     help="local processes, or a Dask cluster (default: local)")
+    run.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://host:8786")
+    run.add_argument("--workdir", metavar="DIR", help="where the temporary directories go (default: the system's)")
+    run.add_argument("--data", metavar="DIR", help="course data directory of the suites (default: the checkout's)")
+    optimum = parser.add_argument_group("optima (heurist's own A*)")
+    optimum.add_argument("--heuristic", "-H", metavar="NAME",
+                         help="an admissible heuristic for the optimal search (default: the domain's)")
+    optimum.add_argument("--optimum-time-limit", type=_positive, metavar="SECONDS",
+                         help="CPU time of each optimal search; past it optimality is 'unverified'")
+    optimum.add_argument("--cache", metavar="FILE",
+                         help="the optima cache (default: ~/.cache/heurist/grade-optima.json)")
+    optimum.add_argument("--no-cache", action="store_true", help="solve every test again, keep nothing")
+    reports = parser.add_argument_group("reports")
+    reports.add_argument("--out", "-o", metavar="DIR", help="write results.csv, results.json and report.md here")
+    reports.add_argument("--gradescope", metavar="FILE", help="write the Gradescope autograder results.json")
+    reports.add_argument("--weight", type=float, default=1.0, help="each test's max_score (default: 1)")
+    reports.add_argument("--weights", metavar="FILE",
+                         help="per-test weights: a JSON object, or lines 'TEST WEIGHT'; others get --weight")
+    reports.add_argument("--junit", metavar="FILE", help="write JUnit XML for CI systems")
+    reports.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no table")
+
+
+def grade_command(domain, args: argparse.Namespace) -> int:
+    from heurist.grade import Limits, OptimumCache, collect_cases, default_cache_path, parse_program
+    from heurist.grade.reports import read_weights, write_gradescope, write_junit, write_reports
+    from heurist.grade.runner import student_programs
+
+    if args.jobs < 1:
+        raise InputError("must be at least 1", "--jobs")
+    if args.executor == "dask" and not args.scheduler:
+        raise InputError("the dask executor needs --scheduler ADDRESS", "--executor")
+    if not args.program:
+        raise InputError("give the command template with --program", "--program")
+    if args.programs:
+        if len(args.program) != 1:
+            raise InputError("--programs DIR runs one --program template in each student's directory", "--programs")
+        template = parse_program(args.program[0]).template
+        programs = student_programs(args.programs, template)
+    else:
+        programs = [parse_program(text, number) for number, text in enumerate(args.program, 1)]
+    names = [program.name for program in programs]
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    if duplicates:
+        raise InputError(f"two programs are named {duplicates[0]}: name them NAME=TEMPLATE", "--program")
+    if args.heuristic:
+        domain.heuristics.resolve(args.heuristic)
+    weights = read_weights(args.weights) if args.weights else {}
+    cases = collect_cases(domain.name, args.tests, option_values(args, domain.options),
+                          Path(args.data) if args.data else None)
+    unknown = sorted(set(weights) - {case.name for case in cases})
+    if unknown:
+        raise InputError(f"a weight for {unknown[0]!r}, which is not a test here", args.weights)
+    limits = Limits(args.timeout, args.cpu_limit, args.memory_limit, args.max_output, args.expect,
+                    args.workdir)
+    started = time.perf_counter()
+    cache = OptimumCache(None if args.no_cache else (args.cache or default_cache_path()))
+    results = _run(programs, cases, limits, cache, args)
+    seconds = time.perf_counter() - started
+    metadata = {
+        "command": "heurist " + " ".join(shlex.quote(word) for word in sys.argv[1:]) if sys.argv[1:] else None,
+        "domain": domain.name, "expect": args.expect, "timeout": args.timeout,
+        "cpu_limit": args.cpu_limit or args.timeout, "memory_limit_mib": args.memory_limit,
+        "max_output": args.max_output, "jobs": args.jobs, "executor": args.executor,
+        "wall_time": round(seconds, 2),
+    }
+    written = []
+    if args.out:
+        written += write_reports(results, Path(args.out), metadata)
+    if args.gradescope:
+        write_gradescope(results, args.gradescope, weights, args.weight)
+        written.append(args.gradescope)
+    if args.junit:
+        write_junit(results, args.junit)
+        written.append(args.junit)
+    if not args.quiet:
+        _print_table(results, programs)
+    passed = sum(result.passed for result in results)
+    summary = f"{passed}/{len(results)} passed in {seconds:.1f} s"
+    if written:
+        summary += "; wrote " + ", ".join(str(path) for path in written)
+    print(summary)
+    return EXIT_ALL_PASSED if passed == len(results) else EXIT_SOME_FAILED
+
+
+def _run(programs, cases, limits, cache, args):
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from heurist.grade import grade as run_grade
+
+    console = Console(stderr=True)
+    progress = Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        TextColumn("{task.fields[status]}"), console=console, disable=args.quiet or not console.is_terminal,
+    )
+    counts = {"passed": 0, "failed": 0}
+    with progress:
+        bar = progress.add_task("optima", total=len(cases), status="")
+        optima = {}
+        for case in cases:
+            info, cached = cache.get(case, args.heuristic, args.optimum_time_limit)
+            optima[case.name] = info
+            progress.update(bar, advance=1, status=f"{case.name}: {info.describe()}{' (cached)' if cached else ''}")
+        cache.save()
+        total = len(programs) * len(cases)
+        progress.update(bar, description="grade", completed=0, total=total, status="")
+
+        def advance(result) -> None:
+            counts["passed" if result.passed else "failed"] += 1
+            progress.update(bar, advance=1, status=f"passed {counts['passed']}, failed {counts['failed']}; last: "
+                            f"{result.program} {result.test} {result.verdict.value}")
+
+        return run_grade(programs, cases, limits, optima, jobs=args.jobs, executor=args.executor,
+                         scheduler=args.scheduler, progress=advance)
+
+
+def _print_table(results, programs) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from heurist.grade import Verdict
+
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console = Console(highlight=False, width=200)
+    if len(programs) == 1:
+        table = Table(title=f"{programs[0].name}")
+        for column in ("test", "verdict", "cost", "optimum", "time (s)", "detail"):
+            table.add_column(column, justify="right" if column in ("cost", "optimum", "time (s)") else "left")
+        for result in results:
+            style = "green" if result.passed else "red"
+            table.add_row(result.test, f"[{style}]{result.verdict.value}[/]", _number(result.cost),
+                          _number(result.optimum), _number(result.wall_time), result.detail)
+    else:
+        present = [verdict for verdict in Verdict if any(result.verdict is verdict for result in results)]
+        table = Table(title="verdicts per program")
+        table.add_column("program")
+        table.add_column("passed", justify="right")
+        for verdict in present:
+            table.add_column(verdict.value, justify="right")
+        for program in programs:
+            mine = [result for result in results if result.program == program.name]
+            table.add_row(program.name, f"{sum(r.passed for r in mine)}/{len(mine)}",
+                          *[str(sum(r.verdict is verdict for r in mine) or "") for verdict in present])
+    console.print(table)
+
+
+def _number(value) -> str:
+    return "" if value is None else f"{value:g}"
+
+
+__all__ = ["grade_command", "register"]

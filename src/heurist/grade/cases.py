@@ -1,0 +1,138 @@
+"""The tests a program is graded on, and the placeholders of its command template.
+
+A test is an instance file of one domain with its options: a file or every
+file of a directory given on the command line (with the command line's domain
+options), or the problems of a bench suite (``hrd-v2``, ``bw-tamu``,
+``blokus-course``: each with its own options, which the command line's
+override).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from heurist.bench.suites import SUITES, natural_key, suite_instances
+from heurist.domains import get_domain
+from heurist.errors import InputError
+
+NOT_TESTS = ("solution", "output", ".out", "README")
+"""Files in a test directory whose name holds one of these are outputs or notes, not tests."""
+
+PLACEHOLDERS = {
+    "input": "the test file, copied into the run's working directory (its file name)",
+    "output": "the file the program writes its plan to; without it the plan is read from stdout",
+    "dfs_output": "CSC384 V1 form: the DFS output file, which must hold a legal plan",
+    "dir": "the program's own directory (--programs: the student's sub-directory; else the current one)",
+    "pieces": "Blokus: the piece file (the same as {input})",
+    "size": "Blokus: the board's rows and columns, two words ('10 10')",
+    "start": "Blokus: the start square's row and column, two words ('3 3')",
+    "targets": "Blokus: the targets as one quoted word ('[(2,2), (5,5)]'), empty when the puzzle has none",
+    "puzzle": "Blokus: fill, corners or cover",
+}
+"""Every placeholder a command template may use, and what it becomes."""
+
+OUTPUT_FILE = "output.txt"
+DFS_OUTPUT_FILE = "dfs_output.txt"
+
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One test: ``name`` (unique in the run), the domain, the file and the domain's options for it."""
+
+    name: str
+    domain: str
+    path: str
+    options: dict[str, Any] = field(default_factory=dict, hash=False)
+
+    def key(self) -> str:
+        return self.name
+
+
+def template_placeholders(template: str) -> list[str]:
+    """The placeholders ``template`` uses; an unknown one is an :class:`InputError`."""
+    names = _PLACEHOLDER.findall(template)
+    unknown = sorted({name for name in names if name not in PLACEHOLDERS})
+    if unknown:
+        raise InputError(
+            f"unknown placeholder {{{unknown[0]}}} in {template!r}; known: "
+            + ", ".join(f"{{{name}}}" for name in PLACEHOLDERS), "--program")
+    if not template.strip():
+        raise InputError("the command template is empty", "--program")
+    return names
+
+
+def fill_template(template: str, values: dict[str, str]) -> str:
+    """``template`` with each known placeholder replaced by its (already shell-quoted) value."""
+    return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), template)
+
+
+def placeholder_values(case: Case, problem: Any, input_name: str, program_dir: str) -> dict[str, str]:
+    """The shell words each placeholder becomes for ``case`` (``problem`` is its loaded instance)."""
+    values = {
+        "input": shlex.quote(input_name),
+        "pieces": shlex.quote(input_name),
+        "output": OUTPUT_FILE,
+        "dfs_output": DFS_OUTPUT_FILE,
+        "dir": shlex.quote(program_dir),
+        "size": "", "start": "", "targets": "", "puzzle": "",
+    }
+    board = getattr(problem, "board", None)
+    if case.domain == "blokus" and board is not None:
+        values["size"] = f"{board.rows} {board.cols}"
+        values["start"] = f"{problem.start[0]} {problem.start[1]}"
+        values["puzzle"] = problem.kind
+        if problem.kind == "cover" and problem.targets:
+            values["targets"] = shlex.quote("[" + ", ".join(f"({r},{c})" for r, c in problem.targets) + "]")
+    return values
+
+
+def collect_cases(domain: str, tests: list[str], options: dict[str, Any] | None = None,
+                  data: Path | None = None) -> list[Case]:
+    """The tests named by ``tests`` (files, directories, suite names), in order, with unique names."""
+    options = dict(options or {})
+    if not tests:
+        raise InputError("name at least one test: a file, a directory or a suite", "TESTS")
+    found: list[tuple[str, str, str, dict[str, Any]]] = []  # (group, name, path, options)
+    for test in tests:
+        path = Path(test)
+        if test in SUITES and not path.exists():
+            suite = SUITES[test]
+            if suite.domain != domain:
+                raise InputError(f"suite {test} is of the {suite.domain} domain, not {domain}", test)
+            for instance in suite_instances(test, data):
+                found.append((test, instance.name, str(Path(instance.path).resolve()),
+                              {**instance.options(), **options}))
+        elif path.is_dir():
+            files = sorted((p for p in path.iterdir() if p.is_file() and not p.name.startswith(".")
+                            and not any(word in p.name for word in NOT_TESTS)),
+                           key=lambda p: natural_key(p.name))
+            if not files:
+                raise InputError("no test files in this directory", path)
+            found += [(path.name, p.name, str(p.resolve()), options) for p in files]
+        elif path.is_file():
+            found.append(("", path.name, str(path.resolve()), options))
+        else:
+            suites = ", ".join(name for name, suite in SUITES.items() if suite.domain == domain)
+            raise InputError(f"no such file, directory or suite (suites of {domain}: {suites})", test)
+    names = [name for _, name, _, _ in found]
+    cases = []
+    seen: set[str] = set()
+    for group, name, path, values in found:
+        label = name if names.count(name) == 1 or not group else f"{group}/{name}"
+        base, number = label, 2
+        while label in seen:
+            label, number = f"{base}#{number}", number + 1
+        seen.add(label)
+        cases.append(Case(label, domain, path, values))
+    get_domain(domain)  # an unknown domain is reported before any run
+    return cases
+
+
+__all__ = ["DFS_OUTPUT_FILE", "OUTPUT_FILE", "PLACEHOLDERS", "Case", "collect_cases", "fill_template",
+           "placeholder_values", "template_placeholders"]
