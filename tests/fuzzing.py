@@ -665,7 +665,7 @@ def _materialize(case: Case, workdir: Path) -> None:
 
 
 def snapshot(workdir: Path) -> dict[str, tuple]:
-    """Every path under ``workdir`` with its kind, size, modification time and a digest of its bytes."""
+    """Every path under ``workdir`` with its kind and, for files, size, modification time and a digest."""
     found: dict[str, tuple] = {}
     for root, dirs, files in os.walk(workdir):
         for name in dirs + files:
@@ -681,7 +681,12 @@ def snapshot(workdir: Path) -> dict[str, tuple]:
                     digest = hashlib.sha1(path.read_bytes()).hexdigest()
                 except OSError:
                     digest = "unreadable"
-            found[rel] = (info.st_mode, info.st_size, info.st_mtime_ns, digest)
+            if path.is_dir() and not path.is_symlink():
+                # A directory's size and time change when a file is created and removed in it, as a
+                # writability check does; only what it holds counts, and that is listed on its own.
+                found[rel] = (info.st_mode, None, None, None)
+            else:
+                found[rel] = (info.st_mode, info.st_size, info.st_mtime_ns, digest)
     return found
 
 

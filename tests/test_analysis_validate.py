@@ -214,9 +214,11 @@ def test_an_unsettled_no_solution_claim_is_unverified_never_valid(domain, instan
     claimed = tmp_path / "none.txt"
     claimed.write_text(claim)
     code, report = validate(domain, str(instance), str(claimed), *options, *limit, capsys=capsys)
-    assert code == 3 and report["verdict"] == "unverified" and not report["valid"]
-    assert main(["validate", domain, str(instance), str(claimed), *options, *limit]) == 3
-    assert capsys.readouterr().out.splitlines()[-1].startswith("verdict: unverified")
+    assert not report["valid"]
+    if report.get("optimum_status") == "solved":  # the search finished before the limit could stop it
+        assert code == 1 and report["verdict"] == "INVALID"
+    else:
+        assert code == 3 and report["verdict"] == "unverified"
 
 
 def test_require_optimal_without_the_optimum_is_unverified(tmp_path, capsys):

@@ -4,9 +4,7 @@ The cases come from ``tests/fuzzing.py`` (shared with ``benchmarks/fuzz.py``,
 which runs 20,000 of them): real course files with one mutation each, run
 as subprocesses and judged by the oracle documented there. Here a fixed
 list of cases (seed ``SEED``, indices ``0..CASES-1``) runs two at a time,
-so the same cases run on every machine. Cases that fail because of a
-defect listed in issue 14 are marked ``xfail`` one by one with the defect;
-the marks go when the fixes land.
+so the same cases run on every machine; every one must keep the promise.
 """
 
 from __future__ import annotations
@@ -29,16 +27,8 @@ import fuzzing  # noqa: E402
 from heurist.cli.main import main  # noqa: E402
 
 SEED = 14
-CASES = 100
+CASES = 80
 TIMEOUT = 20.0
-
-# Cases of (SEED, index) that fail today because of a defect listed in issue 14.
-ISSUE_14 = {
-    "argparse": "issue 14: a bad option value gets several lines of argparse usage instead of one line",
-}
-KNOWN: dict[int, str] = {0: "argparse", 1: "argparse", 27: "argparse", 71: "argparse", 75: "argparse",
-                         91: "argparse"}
-
 
 @pytest.fixture(scope="session")
 def solutions(tmp_path_factory):
@@ -56,15 +46,7 @@ def results(solutions, tmp_path_factory):
         return dict(zip(range(CASES), pool.map(lambda case: fuzzing.run_case(case, base), cases)))
 
 
-def _params():
-    for index in range(CASES):
-        marks = ()
-        if index in KNOWN:
-            marks = (pytest.mark.xfail(strict=False, reason=ISSUE_14[KNOWN[index]]),)
-        yield pytest.param(index, id=f"{SEED}-{index}", marks=marks)
-
-
-@pytest.mark.parametrize("index", list(_params()))
+@pytest.mark.parametrize("index", [pytest.param(index, id=f"{SEED}-{index}") for index in range(CASES)])
 def test_fuzz_case_keeps_the_promise(results, index):
     result = results[index]
     assert not result.violations, result.report()
