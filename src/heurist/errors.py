@@ -6,6 +6,7 @@ command line turns into one line ``FILE:LINE: problem`` and exit status 2.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 MAX_MESSAGE = 200
@@ -56,6 +57,10 @@ MAX_INPUT_BYTES = 64 * 1024 * 1024
 ``/dev/zero`` that never ends is refused instead of read forever."""
 
 
+_HUGE_NUMBER = re.compile(r"\d{4000,}")
+"""A run of digits longer than any puzzle needs, and near the 4,300 digits Python converts at most."""
+
+
 def read_text(path: str | Path) -> str:
     """Read a text file, turning every OS-level failure into an :class:`InputError`.
 
@@ -74,7 +79,12 @@ def read_text(path: str | Path) -> str:
     if len(data) > MAX_INPUT_BYTES:
         raise InputError(f"too large: more than {MAX_INPUT_BYTES // (1024 * 1024)} MiB", path)
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
         raise InputError("not a UTF-8 text file", path, line) from None
+    huge = _HUGE_NUMBER.search(text)
+    if huge is not None:  # Python refuses to convert such numbers; no puzzle needs one
+        line = text.count("\n", 0, huge.start()) + 1
+        raise InputError(f"a number of {len(huge.group()):,} digits: far too large for any puzzle", path, line)
+    return text

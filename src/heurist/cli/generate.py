@@ -18,6 +18,8 @@ from heurist.errors import InputError
 from heurist.files import output_directory, write_files
 
 ORDER = 20
+MAX_COUNT = 100_000
+"""More instances than any benchmark needs; a bigger count is a typo."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -48,8 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def generate(domain: Domain, args: argparse.Namespace) -> int:
-    if args.count < 1:
-        raise InputError("must be at least 1", "--count")
+    if not 1 <= args.count <= MAX_COUNT:
+        raise InputError(f"must be between 1 and {MAX_COUNT:,}", "--count")
     if args.count > 1 and not args.out:
         raise InputError("more than one instance needs --out DIR (one file each)", "--count")
     instances = domain.generate(seed=args.seed, count=args.count, **option_values(args, domain.generate_options))

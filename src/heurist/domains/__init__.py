@@ -58,7 +58,9 @@ class Option:
     takes (0 for an on/off switch, whose ``--no-`` form turns it off).
     ``search_only`` options change which states a search visits but not the
     puzzle (Klotski's mirror reduction): checks, replays and pictures switch
-    them off to see every real state.
+    them off to see every real state. ``minimum`` and ``maximum`` bound a
+    number (each number, for an option of several): a generator asked for a
+    board of 10^20 rows gets one line, not a MemoryError.
     """
 
     name: str
@@ -70,6 +72,8 @@ class Option:
     nargs: int = 1
     metavar: str | tuple[str, ...] | None = None
     search_only: bool = False
+    minimum: float | None = None
+    maximum: float | None = None
 
     @property
     def flag(self) -> str:
@@ -99,12 +103,28 @@ class Option:
         if self.nargs > 1:
             if isinstance(value, str) or not isinstance(value, Sequence) or len(value) != self.nargs:
                 raise InputError(f"{self.flag} takes {self.nargs} values, not {value!r}", source)
-            return tuple(self.convert_word(v, source) if isinstance(v, str) else v for v in value)
+            values = tuple(self.convert_word(v, source) if isinstance(v, str) else v for v in value)
+            for number in values:
+                self._check_bounds(number, source)
+            return values
         if isinstance(value, str) and self.type is not str:
             value = self.convert_word(value, source)
         if self.choices is not None and value not in self.choices:
             raise InputError(f"{self.flag}: {value!r} is not one of {', '.join(self.choices)}", source)
+        self._check_bounds(value, source)
         return value
+
+    def _check_bounds(self, value: Any, source: str | None) -> None:
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            return
+        def shown(number: float) -> str:
+            text = f"{number:,}" if float(number).is_integer() and abs(number) < 1e15 else f"{number:g}"
+            return text if len(text) <= 20 else f"{number:.3g}"
+
+        if self.minimum is not None and not value >= self.minimum:
+            raise InputError(f"{self.flag} must be at least {shown(self.minimum)}, not {shown(value)}", source)
+        if self.maximum is not None and not value <= self.maximum:
+            raise InputError(f"{self.flag} must be at most {shown(self.maximum)}, not {shown(value)}", source)
 
 
 def check_options(declared: Iterable[Option], given: dict[str, Any], source: str | None = None,

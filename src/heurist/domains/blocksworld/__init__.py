@@ -50,8 +50,10 @@ class BlocksWorldDomain(Domain):
     heuristics = HEURISTICS
     default_heuristic = DEFAULT_HEURISTIC
     generate_options = (
-        Option("stacks", f"number of stacks, at least {MIN_STACKS} (default: 5)", type=int, default=5),
-        Option("blocks", f"number of blocks, 1 to {MAX_BLOCKS} (default: 10)", type=int, default=10),
+        Option("stacks", f"number of stacks, at least {MIN_STACKS} (default: 5)", type=int, default=5,
+               minimum=MIN_STACKS, maximum=100),
+        Option("blocks", f"number of blocks, 1 to {MAX_BLOCKS} (default: 10)", type=int, default=10,
+               minimum=1, maximum=MAX_BLOCKS),
     )
     small_instances = {"stacks": 3, "blocks": 5}
     course_formats = (

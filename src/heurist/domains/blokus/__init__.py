@@ -118,9 +118,11 @@ class BlokusDomain(Domain):
         Option("pieces", "piece file, by path or bundled name (default: small_set.txt)", default="small_set.txt",
                flags=("-p",), metavar="FILE"),
         Option("board_size", "board size (default: 10 10)", type=int, nargs=2, default=(10, 10), flags=("-s",),
+               minimum=1, maximum=50,
                metavar=("ROWS", "COLS")),
         Option("start", "start square (default: random)", type=int, nargs=2, flags=("-x",), metavar=("ROW", "COL")),
-        Option("targets", "number of targets (default: 3)", type=int, default=3, flags=("-t",)),
+        Option("targets", "number of targets (default: 3)", type=int, default=3, flags=("-t",), minimum=1,
+               maximum=2500),
         Option("legacy_board", "use the pre-2020 move generator", type=bool, default=False, nargs=0),
     )
     small_instances = {"pieces": "tiny_set_2.txt", "board_size": (5, 5)}

@@ -23,6 +23,8 @@ SOLUTION_FORMAT = "one move per line, 'piece N ... at (row,col) (row,col) ...', 
 """What :func:`read_solution` reads, in a few words (for help texts)."""
 
 _PLACEMENT = re.compile(r"piece\s+(\d+)\b.*?\bat\s+((?:\(\s*\d+\s*,\s*\d+\s*\)\s*)+)$")
+MAX_MOVE_LINE = 2000
+"""No move line is longer (a piece covers a few squares); longer lines are refused before any matching."""
 _CELL = re.compile(r"\(\s*(\d+)\s*,\s*(\d+)\s*\)")
 _BOARD_ROW = re.compile(r"^[.#xXs ]+$")
 _STATISTIC = re.compile(r"^[a-z_]+: ")
@@ -33,6 +35,7 @@ _CONTEST_NOTE = re.compile(r"^(plan from |A\* did not finish )")
 def parse_placement(problem: Any, text: str, source: str, line: int) -> Placement:
     """A move as ``format_placement`` writes it (``piece N (K tiles) at (r,c) ...``), checked against the board."""
     board = problem.board
+    _check_length(text, source, line)
     match = _PLACEMENT.search(text.strip())
     if match is None:
         raise InputError("expected a move 'piece N at (row,col) (row,col) ...'", source, line)
@@ -49,6 +52,12 @@ def parse_placement(problem: Any, text: str, source: str, line: int) -> Placemen
     if placement is None:
         raise InputError(f"piece {piece + 1} cannot cover exactly these squares", source, line)
     return placement
+
+
+def _check_length(text: str, source: str, line: int) -> None:
+    if len(text) > MAX_MOVE_LINE:
+        raise InputError(f"a line of {len(text):,} characters is not a move (at most {MAX_MOVE_LINE:,})",
+                         source, line)
 
 
 def format_placement(placement: Placement) -> str:
@@ -103,6 +112,7 @@ def read_solution(text: str, problem: Any, source: str) -> Solution:
             return Solution(source, "blokus", unsolvable=True)
         if _COURSE_LINE.match(line) or _CONTEST_NOTE.match(line):
             continue
+        _check_length(line, source, number)
         if _PLACEMENT.search(line) is None:
             if _STATISTIC.match(line):
                 continue

@@ -91,12 +91,13 @@ class KlotskiDomain(Domain):
                type=bool, default=True, nargs=0, search_only=True),
     )
     generate_options = (
-        Option("steps", "length of the random walk from a goal layout (default: 500)", type=_positive, default=500),
+        Option("steps", "length of the random walk from a goal layout (default: 500)", type=_positive, default=500,
+               maximum=1_000_000),
         Option("pieces", "instead of random walks (always solvable) from the classic goal, drop this many 2x2, "
                "vertical, horizontal and 1x1 pieces at random on a ROWSxCOLS board (solvable or not), e.g. 1,1,0,2",
                type=piece_counts, metavar="B,V,H,S"),
-        Option("rows", "with --pieces: board rows (default: 5)", type=int, default=5),
-        Option("cols", "with --pieces: board columns (default: 4)", type=int, default=4),
+        Option("rows", "with --pieces: board rows (default: 5)", type=int, default=5, minimum=2, maximum=32),
+        Option("cols", "with --pieces: board columns (default: 4)", type=int, default=4, minimum=2, maximum=32),
     )
     small_instances = {"steps": 200}
     course_formats = (

@@ -61,9 +61,10 @@ class TilesDomain(Domain):
     heuristics = HEURISTICS
     default_heuristic = DEFAULT_HEURISTIC
     generate_options = (
-        Option("rows", "board rows (default: 3)", type=_positive, default=3),
-        Option("cols", "board columns (default: 3)", type=_positive, default=3),
-        Option("steps", "length of the random walk from the goal (default: 200)", type=_positive, default=200),
+        Option("rows", "board rows (default: 3)", type=_positive, default=3, maximum=32),
+        Option("cols", "board columns (default: 3)", type=_positive, default=3, maximum=32),
+        Option("steps", "length of the random walk from the goal (default: 200)", type=_positive, default=200,
+               maximum=1_000_000),
     )
     small_instances = {"rows": 3, "cols": 3, "steps": 30}
     legend = tuple(drawing.LEGEND)

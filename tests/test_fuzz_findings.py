@@ -1,0 +1,61 @@
+"""Defects the fuzzer found beyond the issue's list, each with its reproduction (docs/reliability.md)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def heurist(*arguments: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "heurist.cli.main", *arguments], capture_output=True, text=True,
+                          cwd=cwd, timeout=60)
+
+
+def one_line(completed: subprocess.CompletedProcess, prefix: str) -> None:
+    assert completed.returncode == 2, completed.stderr
+    assert "Traceback" not in completed.stderr and completed.stderr.count("\n") == 1
+    assert completed.stderr.startswith(prefix), completed.stderr
+
+
+def test_a_long_line_in_a_blokus_move_list_is_refused_at_once(tmp_path):
+    (tmp_path / "slow.txt").write_text("move 1: " + "piece 5 at (3,5) (4,3) " * 20000 + "x\n")
+    started = time.monotonic()
+    completed = heurist("validate", "blokus", "tiny_set_2.txt", "slow.txt", "--puzzle", "corners",
+                        "--board-size", "6", "6", cwd=tmp_path)
+    assert time.monotonic() - started < 20
+    one_line(completed, "heurist: slow.txt:1: a line of 460,009 characters is not a move")
+
+
+@pytest.mark.parametrize("name, text, command", [
+    ("big.json", '{"domain": "tiles", "status": "solved", "cost": 1' + "0" * 5000 + "}\n",
+     ["validate", "tiles", str(ROOT / "data/tiles/aima-26.txt"), "big.json"]),
+    ("big.txt", "piece 1 (2 tiles) at (0,0) (0,1" + "0" * 5000 + ")\n",
+     ["validate", "blokus", "tiny_set.txt", "big.txt", "--puzzle", "fill", "--board-size", "4", "7"]),
+    ("tiles.txt", "1 2 3\n4 5 6\n7 8 " + "9" * 5000 + "\n", ["solve", "tiles", "tiles.txt"]),
+])
+def test_numbers_of_thousands_of_digits_are_input_errors_with_their_line(name, text, command, tmp_path):
+    (tmp_path / name).write_text(text)
+    line = text[: text.index("0" * 100 if "0" * 100 in text else "9" * 100)].count("\n") + 1
+    one_line(heurist(*command, cwd=tmp_path), f"heurist: {name}:{line}: a number of ")
+
+
+@pytest.mark.parametrize("command, message", [
+    (["generate", "blocksworld", "--stacks", "99999999999999999999"], "--stacks must be at most 100"),
+    (["generate", "tiles", "--rows", "100000", "--cols", "100000"], "--rows must be at most 32"),
+    (["generate", "klotski", "--steps", "99999999999999999999"], "--steps must be at most 1,000,000"),
+    (["generate", "blokus", "-s", "99999999999999999999", "3"], "--board-size must be at most 50"),
+    (["generate", "blocksworld", "--count", "99999999999999999999", "--out", "x"], "--count: must be between"),
+    (["bench", "--generated", "blocksworld:1:3:--stacks 3 --blocks 3", "--time-limit", "1e309", "--out", "b"],
+     "heurist: bench: argument --time-limit"),
+])
+def test_absurd_generator_sizes_are_refused_in_one_line(command, message, tmp_path):
+    completed = heurist(*command, cwd=tmp_path)
+    assert completed.returncode == 2 and "Traceback" not in completed.stderr
+    assert completed.stderr.count("\n") == 1 and message in completed.stderr, completed.stderr
+    assert not (tmp_path / "x").exists() and not (tmp_path / "b").exists()
