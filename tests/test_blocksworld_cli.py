@@ -148,7 +148,7 @@ def test_generate_writes_reproducible_files_and_refuses_two_stacks(tmp_path, cap
     status, printed, _ = run(capsys, "generate", "blocksworld", "--stacks", "4", "--blocks", "7", "--seed", "3")
     assert printed == first
     status, _, err = run(capsys, "generate", "blocksworld", "--stacks", "2", "--blocks", "4")
-    assert status == 2 and err.startswith("heurist: --stacks: must be at least 3")
+    assert status == 2 and err.startswith("heurist: generate: --stacks must be at least 3")
 
 
 def test_export_pddl_writes_a_domain_and_a_problem(tmp_path, capsys):
