@@ -226,3 +226,21 @@ def test_registry_answers_to_aliases_and_lists_them_in_help():
     assert registry.help_names() == "cover (corners, course_cover), null"
     with pytest.raises(ValueError):
         registry.register("corners")(null)
+
+
+@pytest.mark.parametrize("algorithm", ["bfs", "dfs", "ucs"])
+def test_algorithms_that_ignore_the_heuristic_neither_prepare_nor_call_it(algorithm):
+    from heurist.search import search as run
+
+    def never(state, problem):
+        raise AssertionError("called")
+
+    def refuse(problem):
+        raise AssertionError("prepared")
+
+    never.prepare = refuse
+    from heurist.domains.tiles import DOMAIN
+
+    problem = DOMAIN.parse("1 2 3\n4 5 6\n7 0 8\n")
+    result = run(problem, algorithm, never)
+    assert result.solved and result.cost == 1

@@ -51,6 +51,9 @@ ALGORITHMS: dict[str, Callable[..., SearchResult]] = {
 OPTIMAL_ALGORITHMS = {"bfs", "ucs", "astar", "idastar"}
 """Optimal with an admissible heuristic (bfs: optimal in the number of actions)."""
 
+UNINFORMED_ALGORITHMS = {"bfs", "dfs", "ucs"}
+"""Algorithms that ignore the heuristic: it is neither prepared nor called."""
+
 
 def search(
     problem: Problem,
@@ -79,6 +82,8 @@ def search(
         run = ALGORITHMS[algorithm]
     except KeyError:
         raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}") from None
+    if algorithm in UNINFORMED_ALGORITHMS:
+        heuristic = zero_heuristic  # nothing to prepare (a pattern database, say) for a search that ignores it
     options = {"limits": limits}
     if algorithm == "wastar":
         options["weight"] = weight
@@ -107,6 +112,7 @@ def _stopped_early(algorithm: str, stopped: SearchStopped, session: SearchSessio
 __all__ = [
     "ALGORITHMS",
     "OPTIMAL_ALGORITHMS",
+    "UNINFORMED_ALGORITHMS",
     "Heuristic",
     "HeuristicRegistry",
     "Limits",
