@@ -187,6 +187,12 @@ def _child(argv: list[str], cwd: str, out: str, err: str) -> None:
         sys.path[0:0] = [cwd]  # `python -m` puts the working directory first
         sys.modules["__main__"] = heurist.cli.main
         random.seed()  # a fresh interpreter's random state, not the server's
+        depth, frame = 0, sys._getframe()
+        while frame is not None:
+            depth, frame = depth + 1, frame.f_back
+        # This frame stands for the module's, 3 deep under `python -m` (2 frames of runpy): what the
+        # server and the worker put under it must not bring a RecursionError nearer.
+        sys.setrecursionlimit(sys.getrecursionlimit() + depth - 3)
         multiprocessing.process._current_process = _MAIN_PROCESS
         multiprocessing.process._parent_process = None
         multiprocessing.process._children = set()
@@ -298,8 +304,10 @@ def table(counts: collections.Counter, cases: int, seed: int, seconds: float, jo
     outcomes = [*fuzzing.OK_STATUSES.values(), *fuzzing.VIOLATIONS]
     used = [o for o in outcomes if any(key[2] == o for key in counts)]
     rows = sorted({key[:2] for key in counts})
+    machine = (f"{time.strftime('%Y-%m-%d', time.gmtime())}, on {os.cpu_count()} cores, "
+               f"Python {sys.version_info.major}.{sys.version_info.minor}")
     lines = [f"{cases} cases, seed {seed}, {mode} mode, {jobs} jobs, {seconds:.0f} s wall-clock "
-             f"({seconds / max(cases, 1) * 1000:.0f} ms a case).", "",
+             f"({seconds / max(cases, 1) * 1000:.0f} ms a case); {machine}.", "",
              "| command | format | " + " | ".join(used) + " |",
              "|---|---|" + "---:|" * len(used)]
     for command, fmt in rows:
