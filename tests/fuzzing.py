@@ -17,7 +17,8 @@ It has three parts:
 * **the oracle**: ``run_case`` runs the command as a subprocess
   (``sys.executable -m heurist.cli.main``, with a wall-clock timeout and
   ``--time-limit`` / ``--max-expansions`` / ``-MAX_ITERS`` where the command
-  has them) and ``judge`` checks heurist's promise.
+  has them; ``use_limits`` changes those) or through another ``runner`` (the
+  benchmark's fork server), and ``judge`` checks heurist's promise.
 
 What the oracle demands (each failure is an outcome of its own):
 
@@ -88,8 +89,18 @@ SRC = ROOT / "src"
 OK_STATUSES = {0: "ok 0", 1: "unsolvable 1", 2: "bad input 2", 3: "limit 3"}
 VIOLATIONS = ("timeout", "traceback", "exit N", "stderr lines != 1", "no file/line in message",
               "output written on error", "illegal plan", "false valid")
-LIMITS = ["--time-limit", "2", "--max-expansions", "20000"]
+TIME_LIMIT, MAX_EXPANSIONS = "2", "20000"
+LIMITS = ["--time-limit", TIME_LIMIT, "--max-expansions", MAX_EXPANSIONS]
 TIMEOUT = 30.0
+
+
+def use_limits(time_limit: str, max_expansions: str) -> None:
+    """Set the limits the cases built from now on carry (``--time-limit``, ``--max-expansions``,
+    ``-MAX_ITERS`` and ``bench``'s own); the test keeps the defaults, the benchmark may pass
+    smaller ones. The random choices that build a case do not depend on them."""
+    global TIME_LIMIT, MAX_EXPANSIONS, LIMITS
+    TIME_LIMIT, MAX_EXPANSIONS = time_limit, max_expansions
+    LIMITS = ["--time-limit", TIME_LIMIT, "--max-expansions", MAX_EXPANSIONS]
 
 # ----- seeds ----------------------------------------------------------------------------------
 
@@ -496,7 +507,7 @@ def _case_hrd(case: Case, rng: random.Random, mutate: bool, solutions: list) -> 
 def _case_blocksworld(case: Case, rng: random.Random, mutate: bool, solutions: list) -> None:
     rel, _ = _instance_case(case, rng, mutate, "blocksworld")
     case.argv = ["blocksworld", rel, "-H", rng.choice(["H0", "H1", "deadlock", "h6", "prefix"]),
-                 "-MAX_ITERS", "20000"]
+                 "-MAX_ITERS", MAX_EXPANSIONS]
     if rng.random() < 0.1:
         case.argv += ["--render", "out/plan.svg"]
 
@@ -616,8 +627,8 @@ def _case_bench(case: Case, rng: random.Random, mutate: bool, solutions: list) -
     domain = rng.choice(["tiles", "blocksworld"])
     options = ":--rows 2 --cols 3" if domain == "tiles" else ":--stacks 3 --blocks 3"
     case.argv = ["bench", "--generated", f"{domain}:1:{rng.randrange(10)}{options}", "--algorithms", "astar",
-                 "--heuristics", "default", "--time-limit", "2", "--max-expansions", "20000", "--jobs", "1",
-                 "--quiet", "--out", "out/bench"]
+                 "--heuristics", "default", "--time-limit", TIME_LIMIT, "--max-expansions", MAX_EXPANSIONS,
+                 "--jobs", "1", "--quiet", "--out", "out/bench"]
     if mutate and rng.random() < 0.5:
         _mutate_option(case, rng)
 
@@ -690,14 +701,19 @@ def snapshot(workdir: Path) -> dict[str, tuple]:
     return found
 
 
-def run_case(case: Case, base: Path | None = None) -> Result:
-    """Run one case in a fresh working directory under ``base`` and judge it."""
+def run_case(case: Case, base: Path | None = None, runner: Any = None) -> Result:
+    """Run one case in a fresh working directory under ``base`` and judge it.
+
+    ``runner(argv, cwd, timeout)`` runs heurist and returns a ``CompletedProcess``
+    (``returncode`` None on timeout); the default is :func:`heurist`, a subprocess.
+    """
+    runner = runner or heurist
     workdir = Path(tempfile.mkdtemp(prefix=f"fuzz-{case.name}-", dir=base))
     try:
         _materialize(case, workdir)
         before = snapshot(workdir)
         started = time.monotonic()
-        done = heurist(case.argv, workdir, case.timeout)
+        done = runner(case.argv, workdir, case.timeout)
         seconds = time.monotonic() - started
         stdout = done.stdout.decode("utf-8", "replace")
         stderr = done.stderr.decode("utf-8", "replace")
