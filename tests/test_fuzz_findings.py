@@ -59,3 +59,25 @@ def test_absurd_generator_sizes_are_refused_in_one_line(command, message, tmp_pa
     assert completed.returncode == 2 and "Traceback" not in completed.stderr
     assert completed.stderr.count("\n") == 1 and message in completed.stderr, completed.stderr
     assert not (tmp_path / "x").exists() and not (tmp_path / "b").exists()
+
+
+def test_a_deeply_nested_json_solution_is_an_input_error(tmp_path):
+    (tmp_path / "deep.json").write_text('{"a":' * 1000 + "\n")
+    completed = heurist("validate", "tiles", str(ROOT / "data/tiles/aima-26.txt"), "deep.json", cwd=tmp_path)
+    one_line(completed, "heurist: deep.json:1: JSON nested too deeply")
+
+
+def test_a_cover_instance_without_targets_names_its_file(tmp_path):
+    assert heurist("generate", "blokus", "--pieces", "tiny_set.txt", "--board-size", "5", "5", "--out", "g",
+                   cwd=tmp_path).returncode == 0
+    generated = next((tmp_path / "g").iterdir())
+    lines = [line for line in generated.read_text().splitlines() if not line.startswith("targets:")]
+    (tmp_path / "notargets.txt").write_text("\n".join(lines) + "\n")
+    one_line(heurist("solve", "blokus", "notargets.txt", cwd=tmp_path), "heurist: notargets.txt: a cover puzzle")
+
+
+def test_a_bench_time_limit_of_months_runs(tmp_path):
+    completed = heurist("bench", "--generated", "tiles:1:3:--rows 2 --cols 3", "--time-limit", "1e7", "--jobs", "1",
+                        "--quiet", "--out", "b", cwd=tmp_path)
+    assert completed.returncode == 0 and "Traceback" not in completed.stderr, completed.stderr
+    assert (tmp_path / "b" / "results.csv").exists()

@@ -79,6 +79,10 @@ def _describe(error: BaseException) -> str:
 _CONTEXT = None
 
 
+MAX_WAIT = 20 * 24 * 3600.0
+"""Under the longest wait the pipe's poll accepts (about 24.8 days, in milliseconds in a C int)."""
+
+
 def _context():
     """The forkserver context, with heurist's domains imported once in the server."""
     global _CONTEXT
@@ -108,7 +112,7 @@ def execute(task: Task, settings: Settings) -> dict[str, Any]:
     row = None
     killed = False
     try:
-        if receiver.poll(settings.kill_after):
+        if receiver.poll(min(settings.kill_after, MAX_WAIT)):
             try:
                 row = receiver.recv()
             except EOFError:  # the child died without reporting

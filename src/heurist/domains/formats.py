@@ -156,6 +156,8 @@ def read_json(domain: Domain, text: str, problem: Any, source: str) -> Solution:
         document = json.loads(text)
     except json.JSONDecodeError as error:
         raise InputError(f"not valid JSON: {error.msg}", source, error.lineno) from None
+    except RecursionError:
+        raise InputError("JSON nested too deeply to be a solution", source, 1) from None
     if not isinstance(document, dict):
         raise InputError("expected a JSON object", source, 1)
     other = document.get("domain")
