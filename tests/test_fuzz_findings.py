@@ -73,7 +73,11 @@ def test_a_cover_instance_without_targets_names_its_file(tmp_path):
     generated = next((tmp_path / "g").iterdir())
     lines = [line for line in generated.read_text().splitlines() if not line.startswith("targets:")]
     (tmp_path / "notargets.txt").write_text("\n".join(lines) + "\n")
-    one_line(heurist("solve", "blokus", "notargets.txt", cwd=tmp_path), "heurist: notargets.txt: a cover puzzle")
+    (tmp_path / "in").mkdir()
+    (tmp_path / "notargets.txt").rename(tmp_path / "in" / "notargets.txt")
+    completed = heurist("solve", "blokus", "in/notargets.txt", cwd=tmp_path)
+    one_line(completed, "heurist: in/notargets.txt:")
+    assert "a cover puzzle needs targets" in completed.stderr
 
 
 def test_a_bench_time_limit_of_months_runs(tmp_path):

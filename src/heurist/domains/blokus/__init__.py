@@ -87,7 +87,7 @@ def problem_from_pieces(pieces: PieceSet, *, puzzle: str | None = None, board_si
         raise InputError(f"unknown puzzle {puzzle!r}; choose one of {', '.join(PUZZLES)}", pieces.name)
     if puzzle == "cover" and not targets:
         raise InputError("a cover puzzle needs targets: give --targets, or a 'targets:' line in the instance "
-                         "section", pieces.name)
+                         "section", *instance.where("puzzle", instance.source or pieces.name))
     size = tuple(board_size or instance.board_size or DEFAULT_BOARD_SIZE)
     check_board_size(*size, *instance.where("board", "--board-size") if not board_size else ("--board-size",))
     from_file = replace(
