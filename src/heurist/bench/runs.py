@@ -112,7 +112,7 @@ def execute(task: Task, settings: Settings) -> dict[str, Any]:
     row = None
     killed = False
     try:
-        if receiver.poll(min(settings.kill_after, MAX_WAIT)):
+        if receiver.poll(None if settings.kill_after is None else min(settings.kill_after, MAX_WAIT)):
             try:
                 row = receiver.recv()
             except EOFError:  # the child died without reporting
