@@ -71,13 +71,6 @@ def write_course_solution(problem: KlotskiProblem, result: SearchResult, **_: An
     return format_solution(problem.geometry, states, problem.variant, result.cost)
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise ValueError("must be at least 1")
-    return value
-
-
 class KlotskiDomain(Domain):
     name = "klotski"
     summary = "Klotski / Hua Rong Dao sliding-block puzzles (CSC384 formats V1, V2, V3)"
@@ -91,8 +84,8 @@ class KlotskiDomain(Domain):
                type=bool, default=True, nargs=0, search_only=True),
     )
     generate_options = (
-        Option("steps", "length of the random walk from a goal layout (default: 500)", type=_positive, default=500,
-               maximum=1_000_000),
+        Option("steps", "length of the random walk from a goal layout (default: 500)", type=int, default=500,
+               minimum=1, maximum=1_000_000),
         Option("pieces", "instead of random walks (always solvable) from the classic goal, drop this many 2x2, "
                "vertical, horizontal and 1x1 pieces at random on a ROWSxCOLS board (solvable or not), e.g. 1,1,0,2",
                type=piece_counts, metavar="B,V,H,S"),

@@ -48,23 +48,16 @@ DEFAULT_HEURISTIC = "linear-conflict"
 _SLIDE = re.compile(r"^\s*tile (\d+) (up|down|left|right)\s*$")
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise ValueError("must be at least 1")
-    return value
-
-
 class TilesDomain(Domain):
     name = "tiles"
     summary = "sliding-tile puzzles: the 8-puzzle, the 15-puzzle, any rectangular board"
     heuristics = HEURISTICS
     default_heuristic = DEFAULT_HEURISTIC
     generate_options = (
-        Option("rows", "board rows (default: 3)", type=_positive, default=3, maximum=32),
-        Option("cols", "board columns (default: 3)", type=_positive, default=3, maximum=32),
-        Option("steps", "length of the random walk from the goal (default: 200)", type=_positive, default=200,
-               maximum=1_000_000),
+        Option("rows", "board rows (default: 3)", type=int, default=3, minimum=1, maximum=32),
+        Option("cols", "board columns (default: 3)", type=int, default=3, minimum=1, maximum=32),
+        Option("steps", "length of the random walk from the goal (default: 200)", type=int, default=200,
+               minimum=1, maximum=1_000_000),
     )
     small_instances = {"rows": 3, "cols": 3, "steps": 30}
     legend = tuple(drawing.LEGEND)
