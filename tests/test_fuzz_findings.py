@@ -85,3 +85,10 @@ def test_a_bench_time_limit_of_months_runs(tmp_path):
                         "--quiet", "--out", "b", cwd=tmp_path)
     assert completed.returncode == 0 and "Traceback" not in completed.stderr, completed.stderr
     assert (tmp_path / "b" / "results.csv").exists()
+
+
+def test_an_interrupted_solve_output_holds_no_plan(tmp_path):
+    (tmp_path / "intr.txt").write_text("status: interrupted\nalgorithm: astar\nexpansions: 5\n")
+    completed = heurist("validate", "klotski", str(ROOT / "data/hrd/w23_s24_char/testhrd_easy1.txt"), "intr.txt",
+                        cwd=tmp_path)
+    one_line(completed, "heurist: intr.txt:3: the file holds no plan (status: interrupted)")

@@ -50,6 +50,8 @@ class Optimum:
             return f"{self.cost:g}"
         if self.status is Status.UNSOLVABLE:
             return "none: the instance is unsolvable"
+        if self.status is Status.INTERRUPTED:
+            return "unknown (interrupted)"
         return f"unknown ({self.limit} limit reached)"
 
 

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from heurist.domains import Domain
 
 _MOVE_HEADER = re.compile(r"^move (\d+): (.*)$")
-_STATUS = re.compile(r"^status: (solved|unsolvable|limit reached)\b")
+_STATUS = re.compile(r"^status: (solved|unsolvable|limit reached|interrupted)\b")
 _COST = re.compile(r"^cost: (\S+)$")
 
 
