@@ -25,10 +25,10 @@ import sys
 from heurist.cli.common import (
     EXIT_BY_STATUS,
     EXIT_STATUS_HELP,
-    _positive_int,
     add_render_arguments,
     check_render_target,
     interrupted_exit,
+    positive_int,
     render_result,
 )
 from heurist.domains.blocksworld import DEFAULT_HEURISTIC, DOMAIN, load_bwp
@@ -73,7 +73,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "-MAX_ITERS",
         "--max-iters",
         dest="max_iters",
-        type=_positive_int,
+        type=positive_int,
         default=DEFAULT_MAX_ITERS,
         metavar="N",
         help="give up after N iterations (goal tests) (default: %(default)s)",

@@ -20,11 +20,11 @@ from heurist.analysis.domains import generated_instances, load_problem, state_sp
 from heurist.cli.common import (
     EXIT_INPUT_ERROR,
     EXIT_LIMIT,
-    _positive_int,
     add_domain_options,
     domain_examples,
     domain_examples_epilog,
     option_values,
+    positive_int,
     whole_number,
 )
 from heurist.domains import Domain, all_domains
@@ -75,7 +75,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             f"(default: {', '.join(DEFAULT_CLAIMS)}, plus dominates with --against)",
         )
         group.add_argument(
-            "--max-states", type=_positive_int, default=DEFAULT_MAX_STATES, metavar="N",
+            "--max-states", type=positive_int, default=DEFAULT_MAX_STATES, metavar="N",
             help="skip an instance whose reachable states exceed N (default: %(default)s)",
         )
         group.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
@@ -85,7 +85,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         if domain.can_generate:
             generator = ", ".join(option.flag for option in domain.generate_options)
             family = sub.add_argument_group("generated instances (instead of or besides INSTANCE files)")
-            family.add_argument("--generated", type=_positive_int, metavar="N", help="check N generated instances too")
+            family.add_argument("--generated", type=positive_int, metavar="N", help="check N generated instances too")
             family.add_argument("--seed", type=whole_number, default=0, help="seed of the generator (default: 0)")
             family.add_argument(
                 "--generate-options", metavar="OPTIONS",

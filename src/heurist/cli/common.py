@@ -274,8 +274,6 @@ finite_weight = _number_converter(
 )
 """argparse ``type``: weighted A*'s weight, finite and >= 1."""
 
-_positive_int = positive_int  # the names the commands used before these were public
-_positive_float = positive_float
 
 
 RENDER_HELP = (
