@@ -412,6 +412,30 @@ def _piece_tables(problem, used: int) -> tuple:
 
 
 def _knapsacks(kinds: tuple[tuple[int, int, int], ...]) -> tuple:
+    """The tables of :func:`_piece_tables` for pieces of these kinds: a 0/1 knapsack by exact tile total.
+
+    One piece at a time, every total reached so far may take the piece on
+    top (numpy shifts of the whole table, which read only the values before
+    the piece, as the usual descending loop does).
+    """
+    import numpy as np
+
+    total = sum(size for size, _, _ in kinds)
+    count = np.full(total + 1, -1, dtype=np.int64)
+    king, manhattan = count.copy(), count.copy()
+    count[0] = king[0] = manhattan[0] = 0
+    for size, king_diameter, manhattan_diameter in kinds:
+        reached = count[: total + 1 - size] >= 0
+        for table, gain in ((count, 1), (king, king_diameter + 1), (manhattan, manhattan_diameter + 2)):
+            grown = np.where(reached, table[: total + 1 - size] + gain, -1)
+            np.maximum(table[size:], grown, out=table[size:])
+    king_gains = sorted((size - 1 - d for size, d, _ in kinds), reverse=True)
+    manhattan_gains = sorted((size - 1 - d for size, _, d in kinds), reverse=True)
+    return count.tolist(), king.tolist(), manhattan.tolist(), _prefix_sums(king_gains), _prefix_sums(manhattan_gains)
+
+
+def _knapsacks_by_loop(kinds: tuple[tuple[int, int, int], ...]) -> tuple:
+    """:func:`_knapsacks` as a plain loop over the totals, the reference its tests compare with."""
     total = sum(size for size, _, _ in kinds)
     count, king, manhattan = [-1] * (total + 1), [-1] * (total + 1), [-1] * (total + 1)
     count[0] = king[0] = manhattan[0] = 0
@@ -511,6 +535,252 @@ def reach_below(state, problem, limit: float) -> float:
     if cells == 0:
         return 0
     return cheapest_pieces(problem, used, cells, budget, targets)
+
+
+def reach_floors(problem, state, orders, cap: int):
+    """Lower bounds on ``reach`` of every child of ``state``, all at once, or None when there are none.
+
+    ``orders`` are the ``order`` numbers of the moves played from ``state``
+    (a numpy array, see ``Board.legal_orders``). Each child's floor is
+    ``cheapest_pieces`` of the exact Steiner-tree bounds of
+    :func:`_steiner_trees` alone, with the child's anchors widened to the
+    parent's anchors plus the free corners of the new piece, or ``cap`` when
+    it is at least ``cap``: a search that prunes every state with
+    ``reach >= limit`` (for a limit at most ``cap``) can prune a child whose
+    floor reaches it, and compute ``reach`` only for the others.
+
+    Why each is at most the child's ``reach`` (so that pruning on it is what
+    pruning on ``reach`` does):
+
+    * a child whose uncovered target touches the new piece edge to edge is
+      a dead end (``reach`` is infinite), so its floor is ``cap``;
+    * the child's anchors are free corner squares of its tiles, so each is
+      an anchor of the parent or a corner square of the new piece that is
+      not edge-adjacent to it: a minimum over that wider set is no larger.
+      The child's placed tiles are the parent's plus the new piece's, so
+      the Manhattan minimum is exact. The partition over the uncovered
+      targets, the same sum over groups as :func:`_steiner_trees`, is taken
+      over every partition at once (a product with a 0/1 matrix). So
+      ``cells`` and ``budget`` are at most those :func:`_needs` returns,
+      which also takes the larger with its own bounds;
+    * :func:`cheapest_pieces` only grows with ``cells`` and ``budget`` (its
+      four inequalities only get harder), and is computed here with the
+      child's pieces in hand and uncovered targets, over all children at
+      once.
+
+    None when the problem has no Steiner tables (too many targets or
+    squares) or is a fill puzzle.
+    """
+    import numpy as np
+
+    count = len(orders)
+    if problem.kind == "fill" or not count:
+        return None
+    tables = _steiner_tables(problem, problem.target_mask)
+    if tables is None:
+        return None
+    if cap <= 0:
+        return np.full(count, cap, dtype=np.int64)
+    king, manhattan, index_of, _ = tables
+    by_placement = _floor_tables(problem, tables)
+    new_king, new_manhattan, covers, touches = by_placement
+    occupied, used = state[0], state[1]
+    board = problem.board
+    forbidden = board.orthogonal(occupied)
+    anchor_squares = _squares(board.anchors(occupied, problem.start_bit) & board.full & ~forbidden)
+    root_squares = _squares(occupied or problem.start_bit)
+    parent_subset = 0
+    for bit, index in index_of.items():
+        if not occupied & bit:
+            parent_subset |= 1 << index
+    child_king = new_king[orders]
+    if anchor_squares:
+        parent_king = np.minimum(king[anchor_squares].min(axis=0) + 1, FLOOR_CLIP).astype(np.float32)
+        np.minimum(child_king, parent_king, out=child_king)
+    parent_manhattan = np.minimum(manhattan[root_squares].min(axis=0), FLOOR_CLIP).astype(np.float32)
+    child_manhattan = np.minimum(new_manhattan[orders], parent_manhattan)
+    left = parent_subset & ~covers[orders]
+    dead = (left & touches[orders]) != 0
+    # A child's uncovered targets are ``left``, a part of the parent's: a group A then costs what
+    # A & left does (nothing when empty), so that every partition of the parent's targets is one of
+    # the child's, each group's covered targets merged into it for free, and the cheapest partition
+    # of the parent's targets under these costs is the cheapest of the child's targets.
+    covering = np.flatnonzero(left != parent_subset)
+    if covering.size:
+        groups = np.arange(1 << len(index_of)) & left[covering, None]
+        child_king[covering] = np.take_along_axis(child_king[covering], groups, axis=1)
+        child_manhattan[covering] = np.take_along_axis(child_manhattan[covering], groups, axis=1)
+    child_king[:, 0] = child_manhattan[:, 0] = 0
+    partitions = _partition_matrix(problem, len(index_of), parent_subset)
+    cells = _cheapest_partitions(child_king, partitions)
+    budget = _cheapest_partitions(child_manhattan, partitions)
+    # the pieces: the child's pieces in hand are the parent's but the one played
+    pieces = board.move_arrays().piece[orders]
+    played = np.unique(pieces).tolist()
+    most, king_sum, manhattan_sum, king_gains, manhattan_gains = _child_piece_tables(problem, used, played, cap)
+    row_of = np.zeros(len(problem.sizes), dtype=np.int64)
+    row_of[played] = np.arange(len(played))
+    rows = row_of[pieces]
+    branching = np.minimum(np.maximum(_popcounts(len(index_of))[left] - 1, 0), king_gains.shape[1] - 1)
+    need_cells = cells[:, None]
+    need_budget = budget[:, None]
+    totals = np.arange(most.shape[1])
+    most = most[rows]
+    fits = (
+        (totals >= need_cells)
+        & (most >= 0)
+        & (totals + most >= need_budget)
+        & (king_sum[rows] + king_gains[rows, branching][:, None] >= need_cells)
+        & (manhattan_sum[rows] + manhattan_gains[rows, branching][:, None] >= need_budget)
+    )
+    fits[dead] = False
+    found = fits.any(axis=1)
+    floors = np.full(count, cap, dtype=np.int64)
+    floors[found] = fits[found].argmax(axis=1)
+    return floors
+
+
+def _child_piece_tables(problem, used: int, played: list[int], cap: int):
+    """:func:`_piece_tables` after each piece of ``played`` is spent, stacked as numpy arrays.
+
+    The knapsack rows are cut to the totals below ``cap`` (padded with -1:
+    no subset of that total); the prefix sums of the gains are padded with
+    their last value, which is what :func:`cheapest_pieces` reads beyond
+    their end.
+    """
+    import numpy as np
+
+    cache = problem.__dict__.setdefault("_blokus_table_rows", {})
+    width = sum(problem.sizes) + STEINER_TARGETS + 2
+    rows = []
+    for piece in played:
+        after = used | 1 << piece
+        row = cache.get(after)
+        if row is None:
+            row = np.full((5, width), -1, dtype=np.int64)
+            for part, values in enumerate(_piece_tables(problem, after)):
+                row[part, : len(values)] = values
+                if part >= 3:
+                    row[part, len(values) :] = values[-1]
+            cache[after] = row
+        rows.append(row)
+    stacked = np.stack(rows)
+    cut = max(min(cap, width), 1)
+    return stacked[:, 0, :cut], stacked[:, 1, :cut], stacked[:, 2, :cut], stacked[:, 3], stacked[:, 4]
+
+
+def _popcounts(count: int):
+    """The number of targets in each subset of ``count`` targets (a numpy array)."""
+    import numpy as np
+
+    return np.array([bin(subset).count("1") for subset in range(1 << count)], dtype=np.int64)
+
+
+def _floor_tables(problem, tables):
+    """Per placement (by ``order``): the Steiner values through its free corners (king, + 1) and its tiles
+    (Manhattan), and the targets (as subsets of the tables' indices) it covers and touches edge to edge."""
+    cache = problem.__dict__.setdefault("_blokus_floors", {})
+    known = cache.get(id(tables))
+    if known is not None:
+        return known
+    import numpy as np
+
+    king, manhattan, index_of, _ = tables
+    board = problem.board
+    guard = board.cols  # a guard-column position: its rows hold INFINITE
+    corners, tiles, covers, touches = [], [], [], []
+    for placement in board.placements:
+        mask = placement.mask
+        around = board.orthogonal(mask)
+        corners.append(_squares(board.diagonal(mask) & ~around))
+        tiles.append(_squares(mask))
+        covers.append(sum(1 << index for bit, index in index_of.items() if mask & bit))
+        touches.append(sum(1 << index for bit, index in index_of.items() if around & bit))
+    # float32 for a fast product with the partition matrices; clipped so that every sum stays exact
+    # (a lower value is still a lower bound, and FLOOR_CLIP is beyond any cap)
+    new_king = np.minimum(_minimum_over(king, corners, guard) + 1, FLOOR_CLIP).astype(np.float32)
+    new_manhattan = np.minimum(_minimum_over(manhattan, tiles, guard), FLOOR_CLIP).astype(np.float32)
+    known = cache[id(tables)] = (
+        new_king,
+        new_manhattan,
+        np.array(covers, dtype=np.int64),
+        np.array(touches, dtype=np.int64),
+    )
+    return known
+
+
+FLOOR_CLIP = 1 << 16
+"""Tree lengths above this are cut to it in :func:`reach_floors` (float32 sums of them stay exact)."""
+
+
+def _minimum_over(table, squares: list[list[int]], pad: int):
+    """For each list of squares, the row-wise minimum of ``table`` over them (``pad`` fills short lists)."""
+    import numpy as np
+
+    width = max((len(row) for row in squares), default=0) or 1
+    index = np.full((len(squares), width), pad, dtype=np.int64)
+    for number, row in enumerate(squares):
+        index[number, : len(row)] = row
+    result = table[index[:, 0]].copy()
+    for column in range(1, width):
+        np.minimum(result, table[index[:, column]], out=result)
+    return result
+
+
+def _cheapest_partitions(costs, partitions):
+    """Row by row, the smallest sum of ``costs`` over the groups of a partition (a column of ``partitions``).
+
+    The products are made a few rows at a time: OpenBLAS, numpy's usual
+    BLAS, spreads a product over threads above about a million
+    multiply-adds, and on products this small the threads cost several
+    times the CPU time they save (ten times, measured on a busy 2-core
+    machine).
+    """
+    import numpy as np
+
+    rows = len(costs)
+    step = max(8, PRODUCT_SIZE // (partitions.shape[0] * partitions.shape[1]))
+    if rows <= step:
+        return (costs @ partitions).min(axis=1)
+    result = np.empty(rows, dtype=costs.dtype)
+    for first in range(0, rows, step):
+        result[first : first + step] = (costs[first : first + step] @ partitions).min(axis=1)
+    return result
+
+
+PRODUCT_SIZE = 1 << 18
+"""Multiply-adds per matrix product in :func:`_cheapest_partitions`."""
+
+
+def _partition_matrix(problem, count: int, subset: int):
+    """Columns: the partitions of ``subset`` into groups; rows: the groups (0/1, float for a fast product)."""
+    cache = problem.__dict__.setdefault("_blokus_partitions", {})
+    matrix = cache.get(subset)
+    if matrix is None:
+        import numpy as np
+
+        partitions = list(_partitions(subset))
+        matrix = np.zeros((1 << count, len(partitions)), dtype=np.float32)
+        for column, groups in enumerate(partitions):
+            matrix[groups, column] = 1
+        matrix = cache[subset] = matrix
+    return matrix
+
+
+def _partitions(subset: int):
+    """Every partition of the bits of ``subset`` into groups, as lists of group masks."""
+    if not subset:
+        yield []
+        return
+    low = subset & -subset
+    rest = subset ^ low
+    sub = rest
+    while True:
+        for others in _partitions(rest ^ sub):
+            yield [sub | low, *others]
+        if not sub:
+            break
+        sub = (sub - 1) & rest
 
 
 def target_bound(state, problem, target: Cell) -> float:
