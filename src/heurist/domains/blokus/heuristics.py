@@ -20,7 +20,6 @@ corners for the corners puzzle), so each works on every puzzle.
 from __future__ import annotations
 
 import math
-from operator import add, itemgetter
 
 from heurist.domains.blokus.pieces import Cell
 from heurist.search import HeuristicRegistry
@@ -255,27 +254,32 @@ def _steiner_trees(problem, target_mask: int, uncovered: int, anchors: int, root
     tables = _steiner_tables(problem, target_mask)
     if tables is None:
         return None
-    king, manhattan, index_of, plans = tables
+    import numpy as np
+
+    king, manhattan, index_of, _ = tables
     subset = 0
     for bit, index in index_of.items():
         if uncovered & bit:
             subset |= 1 << index
-    anchor_squares = _squares(anchors)
-    root_squares = _squares(roots)
-    if not anchor_squares or not root_squares:
+    anchor_squares = _square_array(anchors)
+    root_squares = _square_array(roots)
+    if not anchor_squares.size or not root_squares.size:
         return None
-    by_group_king = (king[anchor_squares].min(axis=0) + 1).tolist()
-    by_group_king[0] = 0
-    by_group_manhattan = manhattan[root_squares].min(axis=0).tolist()
-    plan = plans.get(subset)
-    if plan is None:
-        plan = plans[subset] = _partition_plan(subset)
-    best_king = by_group_king[:]
-    best_manhattan = by_group_manhattan[:]
-    for group, firsts, seconds in plan:
-        best_king[group] = min(map(add, firsts(by_group_king), seconds(best_king)))
-        best_manhattan[group] = min(map(add, firsts(by_group_manhattan), seconds(best_manhattan)))
-    return best_king[subset], best_manhattan[subset]
+    by_group = np.empty((2, king.shape[1]), dtype=np.float32)
+    np.minimum(king[anchor_squares].min(axis=0) + 1, FLOOR_CLIP, out=by_group[0], casting="unsafe")
+    np.minimum(manhattan[root_squares].min(axis=0), FLOOR_CLIP, out=by_group[1], casting="unsafe")
+    best_king, best_manhattan = (by_group @ _partition_matrix(tables, subset)).min(axis=1).tolist()
+    return int(best_king), int(best_manhattan)
+
+
+def _square_array(mask: int):
+    """Bit positions of a mask, as a numpy array (for indexing the Steiner tables)."""
+    import numpy as np
+
+    if not mask:
+        return np.zeros(0, dtype=np.int64)
+    raw = np.frombuffer(mask.to_bytes((mask.bit_length() + 7) // 8, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, bitorder="little").nonzero()[0]
 
 
 def _squares(mask: int) -> list[int]:
@@ -286,39 +290,6 @@ def _squares(mask: int) -> list[int]:
         squares.append(low.bit_length() - 1)
         mask ^= low
     return squares
-
-
-def _partition_plan(subset: int) -> list:
-    """How to split every part S of ``subset`` with two or more targets, in increasing order.
-
-    Each entry is (S, getter of the first groups A, getter of the rests S - A)
-    over the splits where A holds S's lowest target and S - A is not empty
-    (A = S alone is the group's own value, the starting point).
-    """
-    plan = []
-    part = subset
-    parts = []
-    while part:
-        parts.append(part)
-        part = (part - 1) & subset
-    for group in sorted(parts):
-        low = group & -group
-        rest = group ^ low
-        if not rest:
-            continue
-        firsts, seconds = [], []
-        sub = (rest - 1) & rest
-        while True:
-            firsts.append(sub | low)
-            seconds.append(rest ^ sub)
-            if not sub:
-                break
-            sub = (sub - 1) & rest
-        # itemgetter of several indices returns a tuple; pad single splits to two
-        firsts.append(group)
-        seconds.append(0)
-        plan.append((group, itemgetter(*firsts), itemgetter(*seconds)))
-    return plan
 
 
 def _steiner_tables(problem, target_mask: int):
@@ -421,17 +392,17 @@ def _knapsacks(kinds: tuple[tuple[int, int, int], ...]) -> tuple:
     import numpy as np
 
     total = sum(size for size, _, _ in kinds)
-    count = np.full(total + 1, -1, dtype=np.int64)
-    king, manhattan = count.copy(), count.copy()
-    count[0] = king[0] = manhattan[0] = 0
+    # rows: the most pieces, the largest sum of king diameters + 1, of Manhattan diameters + 2
+    tables = np.full((3, total + 1), -1, dtype=np.int64)
+    tables[:, 0] = 0
     for size, king_diameter, manhattan_diameter in kinds:
-        reached = count[: total + 1 - size] >= 0
-        for table, gain in ((count, 1), (king, king_diameter + 1), (manhattan, manhattan_diameter + 2)):
-            grown = np.where(reached, table[: total + 1 - size] + gain, -1)
-            np.maximum(table[size:], grown, out=table[size:])
+        before = tables[:, : total + 1 - size]
+        grown = np.where(before[0] >= 0, before + [[1], [king_diameter + 1], [manhattan_diameter + 2]], -1)
+        np.maximum(tables[:, size:], grown, out=tables[:, size:])
+    count, king, manhattan = tables.tolist()
     king_gains = sorted((size - 1 - d for size, d, _ in kinds), reverse=True)
     manhattan_gains = sorted((size - 1 - d for size, _, d in kinds), reverse=True)
-    return count.tolist(), king.tolist(), manhattan.tolist(), _prefix_sums(king_gains), _prefix_sums(manhattan_gains)
+    return count, king, manhattan, _prefix_sums(king_gains), _prefix_sums(manhattan_gains)
 
 
 def _knapsacks_by_loop(kinds: tuple[tuple[int, int, int], ...]) -> tuple:
@@ -587,14 +558,14 @@ def reach_floors(problem, state, orders, cap: int):
     occupied, used = state[0], state[1]
     board = problem.board
     forbidden = board.orthogonal(occupied)
-    anchor_squares = _squares(board.anchors(occupied, problem.start_bit) & board.full & ~forbidden)
-    root_squares = _squares(occupied or problem.start_bit)
+    anchor_squares = _square_array(board.anchors(occupied, problem.start_bit) & board.full & ~forbidden)
+    root_squares = _square_array(occupied or problem.start_bit)
     parent_subset = 0
     for bit, index in index_of.items():
         if not occupied & bit:
             parent_subset |= 1 << index
     child_king = new_king[orders]
-    if anchor_squares:
+    if anchor_squares.size:
         parent_king = np.minimum(king[anchor_squares].min(axis=0) + 1, FLOOR_CLIP).astype(np.float32)
         np.minimum(child_king, parent_king, out=child_king)
     parent_manhattan = np.minimum(manhattan[root_squares].min(axis=0), FLOOR_CLIP).astype(np.float32)
@@ -611,7 +582,7 @@ def reach_floors(problem, state, orders, cap: int):
         child_king[covering] = np.take_along_axis(child_king[covering], groups, axis=1)
         child_manhattan[covering] = np.take_along_axis(child_manhattan[covering], groups, axis=1)
     child_king[:, 0] = child_manhattan[:, 0] = 0
-    partitions = _partition_matrix(problem, len(index_of), parent_subset)
+    partitions = _partition_matrix(tables, parent_subset)
     cells = _cheapest_partitions(child_king, partitions)
     budget = _cheapest_partitions(child_manhattan, partitions)
     # the pieces: the child's pieces in hand are the parent's but the one played
@@ -752,18 +723,21 @@ PRODUCT_SIZE = 1 << 18
 """Multiply-adds per matrix product in :func:`_cheapest_partitions`."""
 
 
-def _partition_matrix(problem, count: int, subset: int):
-    """Columns: the partitions of ``subset`` into groups; rows: the groups (0/1, float for a fast product)."""
-    cache = problem.__dict__.setdefault("_blokus_partitions", {})
+def _partition_matrix(tables, subset: int):
+    """Columns: the partitions of ``subset`` into groups; rows: the groups (0/1, float32 for a fast product).
+
+    Cached in the Steiner ``tables`` of the targets whose subsets these are.
+    """
+    cache = tables[3]
     matrix = cache.get(subset)
     if matrix is None:
         import numpy as np
 
         partitions = list(_partitions(subset))
-        matrix = np.zeros((1 << count, len(partitions)), dtype=np.float32)
+        matrix = np.zeros((tables[0].shape[1], len(partitions)), dtype=np.float32)
         for column, groups in enumerate(partitions):
             matrix[groups, column] = 1
-        matrix = cache[subset] = matrix
+        cache[subset] = matrix
     return matrix
 
 
