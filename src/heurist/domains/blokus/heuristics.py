@@ -576,12 +576,12 @@ def reach_floors(problem, state, orders, cap: int):
     # A & left does (nothing when empty), so that every partition of the parent's targets is one of
     # the child's, each group's covered targets merged into it for free, and the cheapest partition
     # of the parent's targets under these costs is the cheapest of the child's targets.
+    child_king[:, 0] = child_manhattan[:, 0] = 0  # the empty group
     covering = np.flatnonzero(left != parent_subset)
     if covering.size:
         groups = np.arange(1 << len(index_of)) & left[covering, None]
         child_king[covering] = np.take_along_axis(child_king[covering], groups, axis=1)
         child_manhattan[covering] = np.take_along_axis(child_manhattan[covering], groups, axis=1)
-    child_king[:, 0] = child_manhattan[:, 0] = 0
     partitions = _partition_matrix(tables, parent_subset)
     cells = _cheapest_partitions(child_king, partitions)
     budget = _cheapest_partitions(child_manhattan, partitions)
