@@ -587,11 +587,8 @@ def reach_floors(problem, state, orders, cap: int):
     budget = _cheapest_partitions(child_manhattan, partitions)
     # the pieces: the child's pieces in hand are the parent's but the one played
     pieces = board.move_arrays().piece[orders]
-    played = np.unique(pieces).tolist()
-    most, king_sum, manhattan_sum, king_gains, manhattan_gains = _child_piece_tables(problem, used, played, cap)
-    row_of = np.zeros(len(problem.sizes), dtype=np.int64)
-    row_of[played] = np.arange(len(played))
-    rows = row_of[pieces]
+    most, king_sum, manhattan_sum, king_gains, manhattan_gains = _child_piece_tables(problem, used, cap)
+    rows = pieces  # a row per piece, those already spent unused
     branching = np.minimum(np.maximum(_popcounts(len(index_of))[left] - 1, 0), king_gains.shape[1] - 1)
     need_cells = cells[:, None]
     need_budget = budget[:, None]
@@ -611,33 +608,42 @@ def reach_floors(problem, state, orders, cap: int):
     return floors
 
 
-def _child_piece_tables(problem, used: int, played: list[int], cap: int):
-    """:func:`_piece_tables` after each piece of ``played`` is spent, stacked as numpy arrays.
+def _child_piece_tables(problem, used: int, cap: int):
+    """:func:`_piece_tables` after each piece in hand is spent, as numpy arrays with a row per piece.
 
     The knapsack rows are cut to the totals below ``cap`` (padded with -1:
     no subset of that total); the prefix sums of the gains are padded with
     their last value, which is what :func:`cheapest_pieces` reads beyond
-    their end.
+    their end. The rows of pieces already spent are left at -1. Cached by
+    ``used`` and ``cap``: many states share their pieces in hand.
     """
     import numpy as np
 
-    cache = problem.__dict__.setdefault("_blokus_table_rows", {})
-    width = sum(problem.sizes) + STEINER_TARGETS + 2
-    rows = []
-    for piece in played:
-        after = used | 1 << piece
-        row = cache.get(after)
-        if row is None:
-            row = np.full((5, width), -1, dtype=np.int64)
-            for part, values in enumerate(_piece_tables(problem, after)):
-                row[part, : len(values)] = values
-                if part >= 3:
-                    row[part, len(values) :] = values[-1]
-            cache[after] = row
-        rows.append(row)
-    stacked = np.stack(rows)
-    cut = max(min(cap, width), 1)
-    return stacked[:, 0, :cut], stacked[:, 1, :cut], stacked[:, 2, :cut], stacked[:, 3], stacked[:, 4]
+    stacked_by_hand = problem.__dict__.setdefault("_blokus_child_tables", {})
+    stacked = stacked_by_hand.get((used, cap))
+    if stacked is not None:
+        return stacked
+    pieces = len(problem.sizes)
+    width = max(cap, 1)
+    gains_width = STEINER_TARGETS + 1  # branching, the index read, is at most the targets less one
+    knapsacks = np.full((3, pieces, width), -1, dtype=np.int64)
+    gains = np.full((2, pieces, gains_width), -1, dtype=np.int64)
+    for piece in range(pieces):
+        if used >> piece & 1:
+            continue
+        tables = _piece_tables(problem, used | 1 << piece)
+        for part in range(3):
+            values = tables[part][:width]
+            knapsacks[part, piece, : len(values)] = values
+        for part in range(2):
+            values = tables[3 + part][:gains_width]
+            gains[part, piece, : len(values)] = values
+            gains[part, piece, len(values) :] = values[-1]
+    stacked = (knapsacks[0], knapsacks[1], knapsacks[2], gains[0], gains[1])
+    if len(stacked_by_hand) > 2_000:  # about 15 KB each with the 21-piece set
+        stacked_by_hand.clear()
+    stacked_by_hand[(used, cap)] = stacked
+    return stacked
 
 
 def _popcounts(count: int):
