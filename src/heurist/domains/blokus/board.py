@@ -231,9 +231,8 @@ class Board:
             anchors ^= low
             lists.append(by_square[low.bit_length() - 1])
         through = np.zeros(len(piece_of), dtype=bool)
-        for orders in lists:
-            through[orders] = True
-        orders = np.flatnonzero(through)
+        through[np.concatenate(lists)] = True
+        orders = through.nonzero()[0]
         if used:
             orders = orders[(used >> piece_of[orders]) & 1 == 0]
         forbidden = _words(self.orthogonal(occupied), words.shape[1])

@@ -585,34 +585,28 @@ def reach_floors(problem, state, orders, cap: int):
     partitions = _partition_matrix(tables, parent_subset)
     cells = _cheapest_partitions(child_king, partitions)
     budget = _cheapest_partitions(child_manhattan, partitions)
-    # the pieces: the child's pieces in hand are the parent's but the one played
+    # the pieces: the child's pieces in hand are the parent's but the one played (a row per piece)
     pieces = board.move_arrays().piece[orders]
-    most, king_sum, manhattan_sum, king_gains, manhattan_gains = _child_piece_tables(problem, used, cap)
-    rows = pieces  # a row per piece, those already spent unused
-    branching = np.minimum(np.maximum(_popcounts(len(index_of))[left] - 1, 0), king_gains.shape[1] - 1)
-    need_cells = cells[:, None]
-    need_budget = budget[:, None]
-    totals = np.arange(most.shape[1])
-    most = most[rows]
+    capacity, king_sum, manhattan_sum, king_gains, manhattan_gains = _child_piece_tables(problem, used, cap)
+    branching = np.minimum(np.maximum(_popcounts(len(index_of)) - 1, 0), king_gains.shape[1] - 1)[left]
+    cells[dead] = cap  # no total below cap will do
+    totals = np.arange(capacity.shape[1])
     fits = (
-        (totals >= need_cells)
-        & (most >= 0)
-        & (totals + most >= need_budget)
-        & (king_sum[rows] + king_gains[rows, branching][:, None] >= need_cells)
-        & (manhattan_sum[rows] + manhattan_gains[rows, branching][:, None] >= need_budget)
+        (totals >= cells[:, None])
+        & (capacity[pieces] >= budget[:, None])
+        & (king_sum[pieces] >= (cells - king_gains[pieces, branching])[:, None])
+        & (manhattan_sum[pieces] >= (budget - manhattan_gains[pieces, branching])[:, None])
     )
-    fits[dead] = False
-    found = fits.any(axis=1)
-    floors = np.full(count, cap, dtype=np.int64)
-    floors[found] = fits[found].argmax(axis=1)
+    floors = np.where(fits.any(axis=1), fits.argmax(axis=1), cap)
     return floors
 
 
 def _child_piece_tables(problem, used: int, cap: int):
     """:func:`_piece_tables` after each piece in hand is spent, as numpy arrays with a row per piece.
 
-    The knapsack rows are cut to the totals below ``cap`` (padded with -1:
-    no subset of that total); the prefix sums of the gains are padded with
+    The knapsack rows are cut to the totals T below ``cap`` (padded with -1:
+    no subset of that total); instead of the count of pieces, T plus that
+    count, what :func:`cheapest_pieces` compares with the budget. The prefix sums of the gains are padded with
     their last value, which is what :func:`cheapest_pieces` reads beyond
     their end. The rows of pieces already spent are left at -1. Cached by
     ``used`` and ``cap``: many states share their pieces in hand.
@@ -639,7 +633,10 @@ def _child_piece_tables(problem, used: int, cap: int):
             values = tables[3 + part][:gains_width]
             gains[part, piece, : len(values)] = values
             gains[part, piece, len(values) :] = values[-1]
-    stacked = (knapsacks[0], knapsacks[1], knapsacks[2], gains[0], gains[1])
+    most = knapsacks[0]
+    # T + the most pieces of total T: what the Manhattan budget can reach (-1: no subset of total T)
+    capacity = np.where(most >= 0, np.arange(width) + most, -1)
+    stacked = (capacity, knapsacks[1], knapsacks[2], gains[0], gains[1])
     if len(stacked_by_hand) > 2_000:  # about 15 KB each with the 21-piece set
         stacked_by_hand.clear()
     stacked_by_hand[(used, cap)] = stacked
