@@ -705,8 +705,8 @@ def _cheapest_partitions(costs, partitions):
     """Row by row, the smallest sum of ``costs`` over the groups of a partition (a column of ``partitions``).
 
     The products are made a few rows at a time: OpenBLAS, numpy's usual
-    BLAS, spreads a product over threads above about a million
-    multiply-adds, and on products this small the threads cost several
+    BLAS, spreads a product of more than 2**19 multiply-adds over threads
+    (one per 2**18), and on products this small the threads cost several
     times the CPU time they save (ten times, measured on a busy 2-core
     machine).
     """
@@ -716,14 +716,14 @@ def _cheapest_partitions(costs, partitions):
     step = max(8, PRODUCT_SIZE // (partitions.shape[0] * partitions.shape[1]))
     if rows <= step:
         return (costs @ partitions).min(axis=1)
-    result = np.empty(rows, dtype=costs.dtype)
+    sums = np.empty((rows, partitions.shape[1]), dtype=np.float32)
     for first in range(0, rows, step):
-        result[first : first + step] = (costs[first : first + step] @ partitions).min(axis=1)
-    return result
+        np.matmul(costs[first : first + step], partitions, out=sums[first : first + step])
+    return sums.min(axis=1)
 
 
-PRODUCT_SIZE = 1 << 18
-"""Multiply-adds per matrix product in :func:`_cheapest_partitions`."""
+PRODUCT_SIZE = (1 << 19) - 1
+"""Most multiply-adds per matrix product in :func:`_cheapest_partitions`: OpenBLAS keeps them on one thread."""
 
 
 def _partition_matrix(tables, subset: int):
