@@ -14,8 +14,11 @@ from heurist.domains.blokus import load_pieces, make_problem
 from heurist.domains.blokus.heuristics import (
     _knapsacks,
     _knapsacks_by_loop,
+    _steiner_children,
+    _steiner_trees,
     reach,
     reach_below,
+    reach_children,
     reach_floors,
 )
 from heurist.domains.blokus.model import CoverProblem, TreeOrderCoverProblem, _BoundedProblem
@@ -95,6 +98,38 @@ def test_reach_floors_never_exceed_reach(seed, rows, cols, targets, moves, piece
         child = (state[0] | move.mask, state[1] | 1 << move.piece)
         assert floor <= cap
         assert floor <= reach(child, instance)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    rows=st.integers(3, 10),
+    cols=st.integers(3, 10),
+    targets=st.integers(1, 7),
+    moves=st.integers(0, 5),
+    pieces=st.sampled_from(PIECE_FILES),
+)
+def test_reach_of_all_children_is_reach_of_each(seed, rows, cols, targets, moves, pieces):
+    # the exact Steiner trees of the siblings computed together, the rest as for one state
+    rng = random.Random(seed)
+    instance, state = random_cover_state(rng, pieces, rows, cols, targets, moves)
+    board = instance.board
+    orders = board.legal_orders(*state, instance.start_bit)
+    expected = []
+    for order in orders.tolist():
+        move = board.placements[order]
+        expected.append(reach((state[0] | move.mask, state[1] | 1 << move.piece), instance))
+    assert reach_children(instance, state, orders) == expected
+    trees = _steiner_children(instance, state, orders)
+    if trees is None:
+        return
+    for order, batched in zip(orders.tolist(), trees):
+        move = board.placements[order]
+        occupied = state[0] | move.mask
+        anchors = board.anchors(occupied, instance.start_bit) & ~board.orthogonal(occupied)
+        uncovered = instance.target_mask & ~occupied
+        if anchors and uncovered:
+            assert batched == _steiner_trees(instance, instance.target_mask, uncovered, anchors, occupied)
 
 
 def pruned_astar(instance, state, bound):

@@ -74,7 +74,9 @@ def distance_estimate(state, problem) -> float:
 # -- the admissible bound ------------------------------------------------------------------
 
 
-def _needs(state, problem, target_mask: int, guard_mask: int = 0, settled=None) -> tuple[int, int] | None:
+def _needs(
+    state, problem, target_mask: int, guard_mask: int = 0, settled=None, steiner=None
+) -> tuple[int, int] | None:
     """(cells, budget) every plan covering ``target_mask`` must provide, or None at a dead end.
 
     Every future piece lies in ``free``: squares that are neither own tiles
@@ -111,6 +113,8 @@ def _needs(state, problem, target_mask: int, guard_mask: int = 0, settled=None) 
     the cheaper bounds alone, skips that step.
 
     ``guard_mask`` targets need not be covered but must stay coverable.
+    ``steiner``, when given, is what :func:`_steiner_trees` returns for this
+    state (computed with its siblings by :func:`_steiner_children`).
     """
     occupied = state[0]
     board = problem.board
@@ -161,7 +165,10 @@ def _needs(state, problem, target_mask: int, guard_mask: int = 0, settled=None) 
     budget = max(_tree_bound(problem, 1, bits, manhattan_root, chebyshev=False), half_perimeter)
     if settled is not None and settled(cells, budget + extra):
         return cells, budget + extra
-    exact = _steiner_trees(problem, target_mask, uncovered, anchors, occupied or problem.start_bit)
+    if steiner is None:
+        exact = _steiner_trees(problem, target_mask, uncovered, anchors, occupied or problem.start_bit)
+    else:
+        exact = steiner
     if exact is not None:
         cells = max(cells, exact[0])
         budget = max(budget, exact[1])
@@ -491,6 +498,11 @@ def reach_below(state, problem, limit: float) -> float:
     without them reaches ``limit`` (a search about to prune the state), that
     bound is returned.
     """
+    return _reach(state, problem, limit)
+
+
+def _reach(state, problem, limit: float, steiner=None) -> float:
+    """:func:`reach_below`, with the exact Steiner trees ``steiner`` when already known."""
     if problem.kind == "fill":
         return len(problem.sizes) - state[1].bit_count()
     used = state[1]
@@ -499,13 +511,118 @@ def reach_below(state, problem, limit: float) -> float:
     def settled(cells: int, budget: int) -> bool:
         return cells == 0 or cheapest_pieces(problem, used, cells, budget, targets) >= limit
 
-    needs = _needs(state, problem, problem.target_mask, problem.protected_mask, settled if limit < math.inf else None)
+    needs = _needs(
+        state, problem, problem.target_mask, problem.protected_mask, settled if limit < math.inf else None, steiner
+    )
     if needs is None:
         return math.inf
     cells, budget = needs
     if cells == 0:
         return 0
     return cheapest_pieces(problem, used, cells, budget, targets)
+
+
+def reach_children(problem, state, orders) -> list[float]:
+    """``reach`` of every child of ``state`` (the moves' ``order`` numbers, a numpy array), in that order.
+
+    The same values as ``reach`` one child at a time; only the exact Steiner
+    trees are computed for all the children together
+    (:func:`_steiner_children`).
+    """
+    occupied, used = state[0], state[1]
+    placements = problem.board.placements
+    trees = _steiner_children(problem, state, orders) if len(orders) else None
+    values = []
+    for number, order in enumerate(orders.tolist()):
+        move = placements[order]
+        child = (occupied | move.mask, used | 1 << move.piece)
+        values.append(_reach(child, problem, math.inf, None if trees is None else trees[number]))
+    return values
+
+
+def _steiner_children(problem, state, orders) -> list[tuple[int, int]] | None:
+    """:func:`_steiner_trees` of every child of ``state`` with its own anchors, all at once; None without tables.
+
+    A child's anchors, the free corner squares of its tiles, are the
+    parent's anchors not edge-adjacent to the new piece (nor under it) and
+    the new piece's free corners not edge-adjacent to the parent's tiles;
+    its placed tiles are the parent's and the new piece's. The king values
+    are the minimum over those anchors, the Manhattan values over those
+    tiles, and the partition is the one of :func:`reach_floors`. Only used
+    with ``_needs``, which reaches the trees only for a child with anchors.
+    """
+    import numpy as np
+
+    if problem.kind == "fill" or problem.protected_mask:
+        return None
+    tables = _steiner_tables(problem, problem.target_mask)
+    if tables is None:
+        return None
+    king, manhattan, index_of, _ = tables
+    _, new_manhattan, covers, _, corner_squares, around_words = _floor_tables(problem, tables)
+    occupied = state[0]
+    board = problem.board
+    forbidden = board.orthogonal(occupied)
+    king_plus_one = _clipped_rows(problem, tables)
+    count = len(orders)
+    # the parent's anchors that stay anchors
+    anchor_squares = _square_array(board.anchors(occupied, problem.start_bit) & board.full & ~forbidden)
+    child_king = np.full((count, king.shape[1]), FLOOR_CLIP, dtype=np.float32)
+    if anchor_squares.size:
+        around = around_words[orders][:, anchor_squares // 64] >> (anchor_squares % 64).astype(np.uint64)
+        stays = (around & np.uint64(1)) == 0
+        rows = np.where(stays[:, :, None], king_plus_one[anchor_squares][None], FLOOR_CLIP)
+        np.minimum(child_king, rows.min(axis=1), out=child_king)
+    # the new piece's corners not edge-adjacent to the parent's tiles
+    corners = corner_squares[orders]
+    barred = np.zeros(board.rows * board.stride, dtype=bool)
+    barred[_square_array(forbidden)] = True
+    rows = np.where(barred[corners][:, :, None], FLOOR_CLIP, king_plus_one[corners])
+    np.minimum(child_king, rows.min(axis=1), out=child_king)
+    child_manhattan = new_manhattan[orders]
+    if occupied:
+        roots = np.minimum(manhattan[_square_array(occupied)].min(axis=0), FLOOR_CLIP).astype(np.float32)
+        child_manhattan = np.minimum(child_manhattan, roots)
+    parent_subset = 0
+    for bit, index in index_of.items():
+        if not occupied & bit:
+            parent_subset |= 1 << index
+    left = parent_subset & ~covers[orders]
+    cells, budget = _partition_costs(tables, parent_subset, left, child_king, child_manhattan)
+    return list(zip(cells.astype(np.int64).tolist(), budget.astype(np.int64).tolist()))
+
+
+def _clipped_rows(problem, tables):
+    """The king Steiner table plus one, clipped to FLOOR_CLIP, as float32 (cached)."""
+    cache = problem.__dict__.setdefault("_blokus_king_rows", {})
+    rows = cache.get(id(tables))
+    if rows is None:
+        import numpy as np
+
+        rows = cache[id(tables)] = np.minimum(tables[0] + 1, FLOOR_CLIP).astype(np.float32)
+    return rows
+
+
+def _partition_costs(tables, parent_subset: int, left, child_king, child_manhattan):
+    """The cheapest partitions of each child's uncovered targets ``left``, king and Manhattan (see reach_floors).
+
+    A child's uncovered targets are ``left``, a part of the parent's: a
+    group A then costs what A & left does (nothing when empty), so that
+    every partition of the parent's targets is one of the child's, each
+    group's covered targets merged into it for free, and the cheapest
+    partition of the parent's targets under these costs is the cheapest of
+    the child's targets. ``child_king`` and ``child_manhattan`` are changed.
+    """
+    import numpy as np
+
+    child_king[:, 0] = child_manhattan[:, 0] = 0  # the empty group
+    covering = np.flatnonzero(left != parent_subset)
+    if covering.size:
+        groups = np.arange(child_king.shape[1]) & left[covering, None]
+        child_king[covering] = np.take_along_axis(child_king[covering], groups, axis=1)
+        child_manhattan[covering] = np.take_along_axis(child_manhattan[covering], groups, axis=1)
+    partitions = _partition_matrix(tables, parent_subset)
+    return _cheapest_partitions(child_king, partitions), _cheapest_partitions(child_manhattan, partitions)
 
 
 def reach_floors(problem, state, orders, cap: int):
@@ -554,7 +671,7 @@ def reach_floors(problem, state, orders, cap: int):
         return np.full(count, cap, dtype=np.int64)
     king, manhattan, index_of, _ = tables
     by_placement = _floor_tables(problem, tables)
-    new_king, new_manhattan, covers, touches = by_placement
+    new_king, new_manhattan, covers, touches = by_placement[:4]
     occupied, used = state[0], state[1]
     board = problem.board
     forbidden = board.orthogonal(occupied)
@@ -572,19 +689,7 @@ def reach_floors(problem, state, orders, cap: int):
     child_manhattan = np.minimum(new_manhattan[orders], parent_manhattan)
     left = parent_subset & ~covers[orders]
     dead = (left & touches[orders]) != 0
-    # A child's uncovered targets are ``left``, a part of the parent's: a group A then costs what
-    # A & left does (nothing when empty), so that every partition of the parent's targets is one of
-    # the child's, each group's covered targets merged into it for free, and the cheapest partition
-    # of the parent's targets under these costs is the cheapest of the child's targets.
-    child_king[:, 0] = child_manhattan[:, 0] = 0  # the empty group
-    covering = np.flatnonzero(left != parent_subset)
-    if covering.size:
-        groups = np.arange(1 << len(index_of)) & left[covering, None]
-        child_king[covering] = np.take_along_axis(child_king[covering], groups, axis=1)
-        child_manhattan[covering] = np.take_along_axis(child_manhattan[covering], groups, axis=1)
-    partitions = _partition_matrix(tables, parent_subset)
-    cells = _cheapest_partitions(child_king, partitions)
-    budget = _cheapest_partitions(child_manhattan, partitions)
+    cells, budget = _partition_costs(tables, parent_subset, left, child_king, child_manhattan)
     # the pieces: the child's pieces in hand are the parent's but the one played (a row per piece)
     pieces = board.move_arrays().piece[orders]
     capacity, king_sum, manhattan_sum, king_gains, manhattan_gains = _child_piece_tables(problem, used, cap)
@@ -662,14 +767,19 @@ def _floor_tables(problem, tables):
     king, manhattan, index_of, _ = tables
     board = problem.board
     guard = board.cols  # a guard-column position: its rows hold INFINITE
-    corners, tiles, covers, touches = [], [], [], []
+    corners, tiles, covers, touches, arounds = [], [], [], [], []
     for placement in board.placements:
         mask = placement.mask
         around = board.orthogonal(mask)
+        arounds.append(around)
         corners.append(_squares(board.diagonal(mask) & ~around))
         tiles.append(_squares(mask))
         covers.append(sum(1 << index for bit, index in index_of.items() if mask & bit))
         touches.append(sum(1 << index for bit, index in index_of.items() if around & bit))
+    width = (board.rows * board.stride + 63) // 64
+    around_words = np.array(
+        [[around >> (64 * i) & 0xFFFF_FFFF_FFFF_FFFF for i in range(width)] for around in arounds], dtype=np.uint64
+    ).reshape(-1, width)
     # float32 for a fast product with the partition matrices; clipped so that every sum stays exact
     # (a lower value is still a lower bound, and FLOOR_CLIP is beyond any cap)
     new_king = np.minimum(_minimum_over(king, corners, guard) + 1, FLOOR_CLIP).astype(np.float32)
@@ -679,6 +789,8 @@ def _floor_tables(problem, tables):
         new_manhattan,
         np.array(covers, dtype=np.int64),
         np.array(touches, dtype=np.int64),
+        _padded(corners, guard),
+        around_words,
     )
     return known
 
@@ -687,14 +799,23 @@ FLOOR_CLIP = 1 << 16
 """Tree lengths above this are cut to it in :func:`reach_floors` (float32 sums of them stay exact)."""
 
 
-def _minimum_over(table, squares: list[list[int]], pad: int):
-    """For each list of squares, the row-wise minimum of ``table`` over them (``pad`` fills short lists)."""
+def _padded(squares: list[list[int]], pad: int):
+    """Lists of squares as the rows of a numpy array, ``pad`` filling the short ones."""
     import numpy as np
 
     width = max((len(row) for row in squares), default=0) or 1
     index = np.full((len(squares), width), pad, dtype=np.int64)
     for number, row in enumerate(squares):
         index[number, : len(row)] = row
+    return index
+
+
+def _minimum_over(table, squares: list[list[int]], pad: int):
+    """For each list of squares, the row-wise minimum of ``table`` over them (``pad`` fills short lists)."""
+    import numpy as np
+
+    index = _padded(squares, pad)
+    width = index.shape[1]
     result = table[index[:, 0]].copy()
     for column in range(1, width):
         np.minimum(result, table[index[:, column]], out=result)

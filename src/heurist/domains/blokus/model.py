@@ -25,7 +25,13 @@ from dataclasses import dataclass, field, replace
 
 from heurist.domains import ShowsItself
 from heurist.domains.blokus.board import Board, Placement
-from heurist.domains.blokus.heuristics import reach, reach_below, reach_floors, target_bound
+from heurist.domains.blokus.heuristics import (
+    reach,
+    reach_below,
+    reach_children,
+    reach_floors,
+    target_bound,
+)
 from heurist.domains.blokus.pieces import Cell, PieceSet, check_board_size
 from heurist.errors import InputError
 from heurist.search import Limits, SearchResult, Statistics, Status, search
@@ -300,8 +306,10 @@ def mini_contest_search(
     expanded = closest.expanded
     searches = list(closest.searches)
     best, how = closest.result, "the sub-optimal search"
-    weighted_problem = TreeOrderCoverProblem(problem.board, problem.start, problem.targets, initial=problem.initial_state)
-    weighted = search(weighted_problem, "wastar", reach, weight=WEIGHT, limits=until(0.25))
+    weighted_problem = _ReachedTreeOrderProblem(
+        problem.board, problem.start, problem.targets, initial=problem.initial_state
+    )
+    weighted = search(weighted_problem, "wastar", weighted_problem.heuristic, weight=WEIGHT, limits=until(0.25))
     expanded += weighted_problem.expanded
     searches.append(weighted)
     if weighted.solved and (not best.solved or weighted.cost < best.cost):
@@ -327,6 +335,39 @@ def mini_contest_search(
 
 WEIGHT = 1.2
 """Weight of the weighted A* that finds the mini-contest's first good plan."""
+
+
+class _ReachedTreeOrderProblem(TreeOrderCoverProblem):
+    """The tree-ordered cover problem computing ``reach`` of all the children of a state together.
+
+    ``heuristic`` is ``reach``, the same values: the successors compute them
+    with :func:`reach_children`, which shares the exact Steiner trees'
+    work between siblings, and ``heuristic`` reads them back.
+    """
+
+    def __init__(self, board, start, targets, initial):
+        super().__init__(board, start, targets, initial=initial)
+        self.known_h: dict = {}
+
+    def heuristic(self, state, problem) -> float:
+        value = self.known_h.pop(state, None)
+        return reach(state, self) if value is None else value
+
+    def successors(self, state):
+        self.expanded += 1
+        occupied, used, last = state
+        board = self.board
+        within = board.diagonal(last) if last else -1
+        orders = board.legal_orders(occupied, used, self.start_bit, within)
+        targets = self.target_mask
+        known_h = self.known_h
+        known_h.clear()  # the engine asks for the h of a child right after generating it
+        placements = board.placements
+        for order, value in zip(orders.tolist(), reach_children(self, state, orders)):
+            move = placements[order]
+            child = (occupied | move.mask, used | 1 << move.piece, 0 if move.mask & targets else move.mask)
+            known_h[child] = value
+            yield move, child, len(move.cells)
 
 
 class _BoundedProblem(TreeOrderCoverProblem):
