@@ -381,7 +381,7 @@ def _piece_tables(problem, used: int) -> tuple:
                 (piece.size, piece.king_diameter, piece.manhattan_diameter) for piece in problem.board.pieces.pieces
             ]
         kinds = tuple(sorted(kind for index, kind in enumerate(kind_of) if not used >> index & 1))
-        shared = problem.__dict__.setdefault("_blokus_tables_by_kinds", {})
+        shared = problem.board.__dict__.setdefault("_blokus_tables_by_kinds", {})  # for every problem on the board
         tables = shared.get(kinds)
         if tables is None:
             tables = shared[kinds] = _knapsacks(kinds)
@@ -758,8 +758,9 @@ def _popcounts(count: int):
 def _floor_tables(problem, tables):
     """Per placement (by ``order``): the Steiner values through its free corners (king, + 1) and its tiles
     (Manhattan), and the targets (as subsets of the tables' indices) it covers and touches edge to edge."""
-    cache = problem.__dict__.setdefault("_blokus_floors", {})
-    known = cache.get(id(tables))
+    # on the board, for every problem with these targets (the mini-contest's searches each have their own)
+    cache = problem.board.__dict__.setdefault("_blokus_floors", {})
+    known = cache.get(problem.target_mask)
     if known is not None:
         return known
     import numpy as np
@@ -784,7 +785,7 @@ def _floor_tables(problem, tables):
     # (a lower value is still a lower bound, and FLOOR_CLIP is beyond any cap)
     new_king = np.minimum(_minimum_over(king, corners, guard) + 1, FLOOR_CLIP).astype(np.float32)
     new_manhattan = np.minimum(_minimum_over(manhattan, tiles, guard), FLOOR_CLIP).astype(np.float32)
-    known = cache[id(tables)] = (
+    known = cache[problem.target_mask] = (
         new_king,
         new_manhattan,
         np.array(covers, dtype=np.int64),
