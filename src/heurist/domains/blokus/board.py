@@ -25,6 +25,7 @@ bounding box's top-left corner as ``x`` = column, ``y`` = row; here it is
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from heurist.domains.blokus.pieces import Cell, PieceSet
 
@@ -49,6 +50,15 @@ class Placement:
         cells = " ".join(f"({r},{c})" for r, c in self.cells)
         tiles = "1 tile" if self.size == 1 else f"{self.size} tiles"
         return f"piece {self.piece + 1} ({tiles}) at {cells}"
+
+
+class MoveArrays(NamedTuple):
+    """Every placement of a board as numpy arrays, for code that handles many moves at once."""
+
+    by_square: list  # per bit position, the orders of the placements covering that square (sorted)
+    piece: Any  # per order, the piece's index
+    size: Any  # per order, the number of tiles
+    words: Any  # per order, the mask as 64-bit words, lowest first
 
 
 class Board:
@@ -200,6 +210,52 @@ class Board:
                         found[placement.order] = placement
         return [found[order] for order in sorted(found)]
 
+    def legal_orders(self, occupied: int, used: int, start: int, within: int = -1):
+        """The same moves as :meth:`legal_placements`, as a sorted numpy array of their ``order``.
+
+        For searches that look at all the moves of a state at once and turn
+        only a few of them into :class:`Placement` objects: the placements
+        through the anchors are gathered as index arrays, and the tests on
+        pieces and squares are made on all of them together, the masks being
+        stored as rows of 64-bit words.
+        """
+        import numpy as np
+
+        by_square, piece_of, _, words = self.move_arrays()
+        anchors = self.anchors(occupied, start) & within
+        if not anchors:
+            return np.zeros(0, dtype=np.int64)
+        lists = []
+        while anchors:
+            low = anchors & -anchors
+            anchors ^= low
+            lists.append(by_square[low.bit_length() - 1])
+        through = np.zeros(len(piece_of), dtype=bool)
+        through[np.concatenate(lists)] = True
+        orders = through.nonzero()[0]
+        if used:
+            orders = orders[(used >> piece_of[orders]) & 1 == 0]
+        forbidden = _words(self.orthogonal(occupied), words.shape[1])
+        clash = words[orders] & forbidden
+        return orders[~clash.any(axis=1)]
+
+    def move_arrays(self) -> MoveArrays:
+        """The placements as numpy arrays indexed by ``order`` (built on first use)."""
+        arrays = self.__dict__.get("_arrays")
+        if arrays is None:
+            import numpy as np
+
+            width = (self.rows * self.stride + 63) // 64
+            by_square = [
+                np.array(sorted(p.order for pieces in lists for p in pieces), dtype=np.int64)
+                for lists in self.by_square
+            ]
+            piece = np.array([p.piece for p in self.placements], dtype=np.int64)
+            size = np.array([len(p.cells) for p in self.placements], dtype=np.int64)
+            words = np.array([_words(p.mask, width) for p in self.placements], dtype=np.uint64).reshape(-1, width)
+            arrays = self.__dict__["_arrays"] = MoveArrays(by_square, piece, size, words)
+        return arrays
+
     def is_legal(self, placement: Placement, occupied: int, used: int, start: int) -> bool:
         """The course's ``check_move_valid`` for one placement."""
         if used >> placement.piece & 1:
@@ -223,3 +279,10 @@ class Board:
                     line.append("#" if tile else ".")
             lines.append(" ".join(line))
         return "\n".join(lines)
+
+
+def _words(mask: int, width: int):
+    """A bitboard as ``width`` 64-bit words, lowest first (a numpy array)."""
+    import numpy as np
+
+    return np.array([mask >> (64 * i) & 0xFFFF_FFFF_FFFF_FFFF for i in range(width)], dtype=np.uint64)

@@ -25,7 +25,13 @@ from dataclasses import dataclass, field, replace
 
 from heurist.domains import ShowsItself
 from heurist.domains.blokus.board import Board, Placement
-from heurist.domains.blokus.heuristics import reach, reach_below, target_bound
+from heurist.domains.blokus.heuristics import (
+    reach,
+    reach_below,
+    reach_children,
+    reach_floors,
+    target_bound,
+)
 from heurist.domains.blokus.pieces import Cell, PieceSet, check_board_size
 from heurist.errors import InputError
 from heurist.search import Limits, SearchResult, Statistics, Status, search
@@ -300,26 +306,17 @@ def mini_contest_search(
     expanded = closest.expanded
     searches = list(closest.searches)
     best, how = closest.result, "the sub-optimal search"
-    weighted_problem = TreeOrderCoverProblem(problem.board, problem.start, problem.targets, initial=problem.initial_state)
-    weighted = search(weighted_problem, "wastar", reach, weight=WEIGHT, limits=until(0.25))
+    weighted_problem = _ReachedTreeOrderProblem(
+        problem.board, problem.start, problem.targets, initial=problem.initial_state
+    )
+    weighted = search(weighted_problem, "wastar", weighted_problem.heuristic, weight=WEIGHT, limits=until(0.25))
     expanded += weighted_problem.expanded
     searches.append(weighted)
     if weighted.solved and (not best.solved or weighted.cost < best.cost):
         best, how = weighted, f"weighted A* (w = {WEIGHT})"
     bound_to_beat = best.cost if best.solved else math.inf
-    known_h: dict = {}
-    tiles_at_start = problem.initial_state[0].bit_count()
-
-    def pruning_reach(state, bounded) -> float:
-        g = state[0].bit_count() - tiles_at_start
-        value = reach_below(state, bounded, bound_to_beat - g)
-        known_h[state] = value
-        if g + value >= bound_to_beat:
-            return math.inf
-        return value
-
-    ordered = _LowerBoundingProblem(problem.board, problem.start, problem.targets, problem.initial_state, known_h)
-    optimal = search(ordered, "astar", pruning_reach, limits=until(0.9))
+    ordered = _BoundedProblem(problem.board, problem.start, problem.targets, problem.initial_state, bound_to_beat)
+    optimal = search(ordered, "astar", ordered.heuristic, limits=until(0.9))
     expanded += ordered.expanded
     searches.append(optimal)
     problem.expanded += expanded - closest.expanded  # closest_location_search counted its own
@@ -340,17 +337,105 @@ WEIGHT = 1.2
 """Weight of the weighted A* that finds the mini-contest's first good plan."""
 
 
-class _LowerBoundingProblem(TreeOrderCoverProblem):
-    """Records the largest f = g + h that A* takes from its frontier: a lower bound on the optimum."""
+class _ReachedTreeOrderProblem(TreeOrderCoverProblem):
+    """The tree-ordered cover problem computing ``reach`` of all the children of a state together.
 
-    def __init__(self, board, start, targets, initial, known_h: dict):
+    ``heuristic`` is ``reach``, the same values: the successors compute them
+    with :func:`reach_children`, which shares the exact Steiner trees'
+    work between siblings, and ``heuristic`` reads them back.
+    """
+
+    def __init__(self, board, start, targets, initial):
         super().__init__(board, start, targets, initial=initial)
-        self.known_h = known_h
+        self.known_h: dict = {}
+
+    def heuristic(self, state, problem) -> float:
+        value = self.known_h.pop(state, None)
+        return reach(state, self) if value is None else value
+
+    def successors(self, state):
+        self.expanded += 1
+        occupied, used, last = state
+        board = self.board
+        within = board.diagonal(last) if last else -1
+        orders = board.legal_orders(occupied, used, self.start_bit, within)
+        targets = self.target_mask
+        known_h = self.known_h
+        known_h.clear()  # the engine asks for the h of a child right after generating it
+        placements = board.placements
+        for order, value in zip(orders.tolist(), reach_children(self, state, orders)):
+            move = placements[order]
+            child = (occupied | move.mask, used | 1 << move.piece, 0 if move.mask & targets else move.mask)
+            known_h[child] = value
+            yield move, child, len(move.cells)
+
+
+class _BoundedProblem(TreeOrderCoverProblem):
+    """The tree-ordered cover problem with every state whose f = g + ``reach`` reaches a bound left out.
+
+    A* on it is A* with the heuristic "``reach``, or infinity when f reaches
+    the bound" (branch and bound: such a state cannot lead to a plan cheaper
+    than the bound), with the pruned children not generated at all instead
+    of being evaluated one by one: :func:`reach_floors` bounds ``reach`` of
+    all the children of a state together, and ``reach`` itself (through
+    ``reach_below``, which may stop at a smaller value that already prunes)
+    is computed only for the children whose floor stays below the bound.
+    The children kept and their h are the same either way, so are the
+    expansions, their order and the plan.
+
+    ``heuristic`` gives the h computed when a state was generated. It also
+    records the largest f = g + h that A* takes from its frontier: a lower
+    bound on the optimum (``lower_bound``).
+    """
+
+    def __init__(self, board, start, targets, initial, bound: float):
+        super().__init__(board, start, targets, initial=initial)
+        self.bound = bound
+        self.known_h: dict = {}
         self.lower_bound = 0
         self._tiles_at_start = initial[0].bit_count()
 
+    def heuristic(self, state, problem) -> float:
+        value = self.known_h.get(state)
+        if value is None:  # the initial state; children get theirs in ``successors``
+            value = self._bounded_reach(state, self.bound - self._g(state))
+        return value
+
+    def _g(self, state) -> int:
+        return state[0].bit_count() - self._tiles_at_start
+
+    def _bounded_reach(self, state, limit: float) -> float:
+        value = reach_below(state, self, limit)
+        if value >= limit:
+            return math.inf
+        self.known_h[state] = value
+        return value
+
+    def successors(self, state):
+        self.expanded += 1
+        occupied, used, last = state
+        board = self.board
+        within = board.diagonal(last) if last else -1
+        orders = board.legal_orders(occupied, used, self.start_bit, within)
+        room = self.bound - self._g(state)  # a child of s tiles is pruned when reach >= room - s
+        if room < math.inf:
+            # a child of s tiles is pruned when its reach is at least room - s; floors are exact below room - 1
+            floors = reach_floors(self, state, orders, int(room) - 1)
+            if floors is not None:
+                orders = orders[floors < room - board.move_arrays().size[orders]]
+        placements = board.placements
+        targets = self.target_mask
+        known_h = self.known_h
+        for order in orders.tolist():
+            move = placements[order]
+            size = len(move.cells)
+            child = (occupied | move.mask, used | 1 << move.piece, 0 if move.mask & targets else move.mask)
+            if child not in known_h and self._bounded_reach(child, room - size) == math.inf:
+                continue
+            yield move, child, size
+
     def is_goal(self, state) -> bool:
-        f = state[0].bit_count() - self._tiles_at_start + self.known_h.get(state, 0)
+        f = self._g(state) + self.known_h.get(state, 0)
         if f > self.lower_bound:
             self.lower_bound = f
         return super().is_goal(state)
