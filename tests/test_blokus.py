@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from heurist.domains.blokus import load_pieces, make_problem, parse_pieces
+from heurist.domains.blokus.formats import write_course_solution
 from heurist.domains.blokus.heuristics import (
     HEURISTICS,
     _needs,
@@ -29,7 +30,7 @@ from heurist.domains.blokus.model import (
 )
 from heurist.domains.blokus.pieces import orientations, parse_targets
 from heurist.errors import InputError
-from heurist.search import search
+from heurist.search import Limits, search
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "blokus"
 
@@ -265,6 +266,15 @@ def test_sub_optimal_returns_a_legal_cover_no_worse_than_the_course(start_and_ta
     # the course sums the sub-searches' counts; A* calls successors for every expansion but the goal's
     assert outcome.expanded == sum(part.statistics.expansions - 1 for part in outcome.searches)
 
+
+
+@pytest.mark.parametrize("strategy", [closest_location_search, mini_contest_search])
+def test_a_strategy_stopped_by_a_limit_says_so_not_that_no_cover_exists(strategy):
+    instance = problem("cover", "valid_pieces.txt", (10, 10), *SUB_1)
+    outcome = strategy(instance, limits=Limits(max_expansions=1))
+    assert not outcome.result.solved and outcome.result.limit is not None
+    report = write_course_solution(instance, outcome.result, expanded=outcome.expanded)
+    assert "limit was reached" in report and "every reachable position" not in report
 
 # -- heuristics -----------------------------------------------------------------------------------
 

@@ -232,7 +232,10 @@ def _combine(algorithm: str, status: Status, parts: list[SearchResult], started:
         actions += part.actions
         states += part.states if not states else part.states[1:]
     cost = sum(part.cost or 0 for part in parts) if status is Status.SOLVED else None
-    return SearchResult(status=status, algorithm=algorithm, actions=actions, states=states, cost=cost, statistics=stats)
+    limit = parts[-1].limit if parts and status is not Status.SOLVED else None
+    return SearchResult(
+        status=status, algorithm=algorithm, actions=actions, states=states, cost=cost, statistics=stats, limit=limit
+    )
 
 
 def closest_location_search(problem: BlokusProblem, limits: Limits | None = None) -> StrategyResult:
