@@ -17,6 +17,7 @@ from collections.abc import Callable
 from heurist.domains.klotski.board import BIG, HORIZONTAL, SHAPES, SINGLE, VERTICAL, iter_bits
 from heurist.domains.klotski.model import KlotskiProblem
 from heurist.search import HeuristicRegistry
+from heurist.search.assignment import minimum_assignment_cost
 
 HEURISTICS = HeuristicRegistry("klotski")
 
@@ -44,10 +45,10 @@ def manhattan(state: int, problem: KlotskiProblem) -> float:
 
     Goal board (V3): pieces of one shape are interchangeable, so each shape
     contributes the cheapest assignment of its pieces to its goal anchors
-    (Hungarian algorithm). Any plan moves every piece along a path to the
-    anchor it ends on, so the plan is at least the cheapest assignment; a
-    move shifts one piece one cell and changes the sum by at most 1, so it is
-    consistent. Piece counts that differ from the goal's make the goal
+    (Hungarian algorithm, :mod:`heurist.search.assignment`). Any plan moves
+    every piece along a path to the anchor it ends on, so the plan is at
+    least the cheapest assignment; a move shifts one piece one cell and
+    changes the sum by at most 1, so it is consistent. Piece counts that differ from the goal's make the goal
     unreachable: the value is infinity.
     """
     if problem.goal_state is None:
@@ -100,14 +101,8 @@ def _assignment_cost(geometry, mask: int, goal_mask: int, metric: str) -> float:
     there = [geometry.row_col(a) for a in iter_bits(goal_mask)]
     if len(here) != len(there):
         return math.inf
-    if not here:
-        return 0
-    import numpy as np  # here, not at the top: only goal boards need it, and it is slow to import
-    from scipy.optimize import linear_sum_assignment
-
-    costs = np.array([[moves_between(h, t, metric) for t in there] for h in here])
-    rows, cols = linear_sum_assignment(costs)
-    return int(costs[rows, cols].sum())
+    # Pure Python: importing scipy for its linear_sum_assignment takes longer than a small search.
+    return minimum_assignment_cost([[moves_between(h, t, metric) for t in there] for h in here])
 
 
 def _big_anchor_and_target(state: int, problem: KlotskiProblem) -> tuple[int, int] | None:
