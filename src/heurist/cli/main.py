@@ -24,8 +24,13 @@ from heurist.errors import InputError
 from heurist.search.limits import SearchStopped
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The ``heurist`` parser with every subcommand, or with ``command``'s alone when it names one."""
+def build_parser(command: str | None = None, words: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """The ``heurist`` parser with every subcommand, or with ``command``'s alone when it names one.
+
+    ``words`` are the command line after ``command``: subcommands whose first
+    argument is a domain (``DOMAIN_ARGUMENT = True``) read the domain's name
+    from them and register that domain alone.
+    """
     parser = ArgumentParser(
         prog="heurist",
         description="Heuristic state-space search on puzzles: solve, check and compare.",
@@ -36,7 +41,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"heurist {heurist.__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in command_modules(command):
-        module.register(subparsers)
+        if getattr(module, "DOMAIN_ARGUMENT", False) and module.__name__ == f"heurist.cli.{command}":
+            module.register(subparsers, words)
+        else:
+            module.register(subparsers)
     return parser
 
 
@@ -54,7 +62,7 @@ def command_modules(command: str | None = None) -> list:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(argv[0] if argv else None)
+    parser = build_parser(argv[0] if argv else None, argv[1:])
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):
         parser.print_help()
