@@ -44,10 +44,15 @@ def test_the_cache_can_be_turned_off(monkeypatch, tmp_path, setting):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_the_default_directory_is_the_users_cache(monkeypatch):
+@pytest.mark.parametrize("xdg", [None, "", "/tmp/somewhere"])
+def test_the_default_directory_is_the_users_cache(monkeypatch, xdg):
     import platformdirs
 
     monkeypatch.setenv(cache.CACHE_VARIABLE, "on")
+    if xdg is None:
+        monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_CACHE_HOME", xdg)
     assert cache.cache_directory() == Path(platformdirs.user_cache_dir("heurist"))
 
 

@@ -12,8 +12,8 @@ changes that:
 * ``HEURIST_CACHE=/some/directory``: that directory is used instead.
 
 A file is written whole under a temporary name and then renamed, so a reader
-never sees half of one. Each holds a checksum of its contents and its full
-key: a file that is truncated, corrupt, from another format or (by a hash
+never sees half of one. Each holds a checksum (CRC-32) of its contents and
+its full key: a file that is truncated, corrupt, from another format or (by a hash
 collision) for another key is ignored and replaced. The cache only ever
 saves time: every failure to read or write it is silent, and the values are
 the ones the caller would compute.
@@ -22,10 +22,11 @@ the ones the caller would compute.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import marshal
 import os
+import sys
 import tempfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +56,9 @@ def cache_directory() -> Path | None:
         return None
     if setting.lower() not in _ON:
         return Path(setting)
-    import platformdirs  # here: only commands that cache something need it
+    if sys.platform == "linux":  # what platformdirs answers there (XDG), without the time its import takes
+        return Path(os.environ.get("XDG_CACHE_HOME", "").strip() or os.path.expanduser("~/.cache")) / "heurist"
+    import platformdirs
 
     return Path(platformdirs.user_cache_dir("heurist"))
 
@@ -64,8 +67,8 @@ def _path(kind: str, key: tuple) -> Path | None:
     directory = cache_directory()
     if directory is None:
         return None
-    digest = hashlib.sha256(repr(key).encode()).hexdigest()[:40]
-    return directory / kind / f"{digest}.bin"
+    text = repr(key).encode()
+    return directory / kind / f"{zlib.crc32(text):08x}{zlib.adler32(text):08x}.bin"  # the key inside decides
 
 
 def load(kind: str, key: tuple) -> Any:
@@ -78,8 +81,8 @@ def load(kind: str, key: tuple) -> Any:
     except OSError:
         return MISSING
     header = len(_MAGIC)
-    checksum, payload = data[header:header + 32], data[header + 32:]
-    if data[:header] != _MAGIC or hashlib.sha256(payload).digest() != checksum:
+    checksum, payload = data[header:header + 4], data[header + 4:]
+    if data[:header] != _MAGIC or zlib.crc32(payload).to_bytes(4, "little") != checksum:
         return MISSING
     try:
         stored_key, value = marshal.loads(payload)
@@ -102,7 +105,7 @@ def store(kind: str, key: tuple, value: Any) -> None:
         descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=".writing-", suffix=".tmp")
         try:
             with os.fdopen(descriptor, "wb") as file:
-                file.write(_MAGIC + hashlib.sha256(payload).digest() + payload)
+                file.write(_MAGIC + zlib.crc32(payload).to_bytes(4, "little") + payload)
             os.replace(temporary, path)
         except BaseException:
             with contextlib.suppress(OSError):

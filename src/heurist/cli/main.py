@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 import errno
 import importlib
+import importlib.util
 import os
-import pkgutil
 import sys
 from collections.abc import Sequence
 
@@ -50,11 +50,13 @@ def build_parser(command: str | None = None, words: Sequence[str] = ()) -> argpa
 
 def command_modules(command: str | None = None) -> list:
     """The modules defining subcommands, in help order; just ``command``'s when it names one."""
-    names = [info.name for info in pkgutil.iter_modules(heurist.cli.__path__)]
-    if command in names:
+    if command and command.isidentifier() and importlib.util.find_spec(f"heurist.cli.{command}") is not None:
         module = importlib.import_module(f"heurist.cli.{command}")
         if hasattr(module, "register"):
             return [module]
+    import pkgutil  # listing the package is needed only when no command is named
+
+    names = [info.name for info in pkgutil.iter_modules(heurist.cli.__path__)]
     modules = [importlib.import_module(f"heurist.cli.{name}") for name in names]
     modules = [module for module in modules if hasattr(module, "register")]
     return sorted(modules, key=lambda m: (getattr(m, "ORDER", 50), m.__name__))
