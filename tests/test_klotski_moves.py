@@ -60,3 +60,22 @@ def test_path_moves_on_other_boards(pieces, rows, cols):
         geometry = problem.geometry
         for state in some_states(problem, 1000):
             assert geometry.path_successors(state) == reference_path_successors(geometry, state)
+
+
+@pytest.mark.parametrize("metric", ["step", "slide"])
+@pytest.mark.parametrize("name", ["w23_s24_char/testhrd_med4.txt", "f24_w25_goal/easy3.txt"])
+def test_numpy_layers_are_the_same_whether_moved_at_once_or_rule_by_rule(monkeypatch, name, metric):
+    """Small layers move every piece in one go, large ones rule by rule: the same states, edges and order."""
+    import numpy as np
+
+    from heurist.domains.klotski import space
+
+    problem = load(DATA / name, metric=metric, symmetry=False)
+    built = {}
+    for small_layer in (0, 10**9):
+        monkeypatch.setattr(space, "SMALL_LAYER", small_layer)
+        built[small_layer] = space.klotski_numpy_space(problem)
+    at_once, by_rule = built[10**9], built[0]
+    assert at_once.states == by_rule.states
+    assert np.array_equal(at_once.source, by_rule.source) and np.array_equal(at_once.target, by_rule.target)
+    assert np.array_equal(at_once.goal, by_rule.goal)
