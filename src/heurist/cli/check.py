@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,10 +27,11 @@ from heurist.cli.common import (
     positive_int,
     whole_number,
 )
-from heurist.domains import Domain, all_domains
+from heurist.domains import Domain, named_domains
 from heurist.errors import InputError
 from heurist.search.space import DEFAULT_MAX_STATES, StateSpaceTooLarge
 
+DOMAIN_ARGUMENT = True  # register() reads the domain's name from the command line
 ORDER = 40
 EXIT_HOLDS = 0
 EXIT_VIOLATED = 1
@@ -44,8 +45,8 @@ EXIT_HELP = f"""exit status:
   {EXIT_LIMIT}  no violation found, but some instance had more states than --max-states"""
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    domains_list = all_domains()
+def register(subparsers: argparse._SubParsersAction, words: Sequence[str] = ()) -> None:
+    domains_list = named_domains(words)
     parser = subparsers.add_parser(
         "check",
         help="verify a heuristic's admissibility, consistency and dominance against exact distances",

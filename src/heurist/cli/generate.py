@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
 
 from heurist.cli.common import (
@@ -13,17 +14,18 @@ from heurist.cli.common import (
     positive_int,
     whole_number,
 )
-from heurist.domains import Domain, all_domains
+from heurist.domains import Domain, named_domains
 from heurist.errors import InputError
 from heurist.files import output_directory, write_files
 
+DOMAIN_ARGUMENT = True  # register() reads the domain's name from the command line
 ORDER = 20
 MAX_COUNT = 100_000
 """More instances than any benchmark needs; a bigger count is a typo."""
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    domains_list = [domain for domain in all_domains() if domain.can_generate]
+def register(subparsers: argparse._SubParsersAction, words: Sequence[str] = ()) -> None:
+    domains_list = named_domains(words, lambda domain: domain.can_generate)
     parser = subparsers.add_parser(
         "generate",
         help="write random solvable instances",

@@ -11,12 +11,14 @@ import os
 import shlex
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from heurist.cli.common import EXIT_INPUT_ERROR, add_domain_options, option_values
-from heurist.domains import all_domains
+from heurist.domains import named_domains
 from heurist.errors import InputError
 
+DOMAIN_ARGUMENT = True  # register() reads the domain's name from the command line
 ORDER = 46
 EXIT_ALL_PASSED = 0
 EXIT_SOME_FAILED = 1
@@ -77,8 +79,8 @@ def _positive(text: str) -> float:
     return value
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    domains_list = all_domains()
+def register(subparsers: argparse._SubParsersAction, words: Sequence[str] = ()) -> None:
+    domains_list = named_domains(words)
     description = ("Run students' solvers on tests (puzzle files, directories, bench suites), each in a fresh "
                    "temporary directory and its own process group under limits, and give each test a verdict: "
                    "the plan is read in the course's format, replayed, and compared with heurist's own optimum.")

@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 import errno
 import importlib
+import importlib.util
 import os
-import pkgutil
 import sys
 from collections.abc import Sequence
 
@@ -24,8 +24,13 @@ from heurist.errors import InputError
 from heurist.search.limits import SearchStopped
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The ``heurist`` parser with every subcommand, or with ``command``'s alone when it names one."""
+def build_parser(command: str | None = None, words: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """The ``heurist`` parser with every subcommand, or with ``command``'s alone when it names one.
+
+    ``words`` are the command line after ``command``: subcommands whose first
+    argument is a domain (``DOMAIN_ARGUMENT = True``) read the domain's name
+    from them and register that domain alone.
+    """
     parser = ArgumentParser(
         prog="heurist",
         description="Heuristic state-space search on puzzles: solve, check and compare.",
@@ -36,17 +41,22 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"heurist {heurist.__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in command_modules(command):
-        module.register(subparsers)
+        if getattr(module, "DOMAIN_ARGUMENT", False) and module.__name__ == f"heurist.cli.{command}":
+            module.register(subparsers, words)
+        else:
+            module.register(subparsers)
     return parser
 
 
 def command_modules(command: str | None = None) -> list:
     """The modules defining subcommands, in help order; just ``command``'s when it names one."""
-    names = [info.name for info in pkgutil.iter_modules(heurist.cli.__path__)]
-    if command in names:
+    if command and command.isidentifier() and importlib.util.find_spec(f"heurist.cli.{command}") is not None:
         module = importlib.import_module(f"heurist.cli.{command}")
         if hasattr(module, "register"):
             return [module]
+    import pkgutil  # listing the package is needed only when no command is named
+
+    names = [info.name for info in pkgutil.iter_modules(heurist.cli.__path__)]
     modules = [importlib.import_module(f"heurist.cli.{name}") for name in names]
     modules = [module for module in modules if hasattr(module, "register")]
     return sorted(modules, key=lambda m: (getattr(m, "ORDER", 50), m.__name__))
@@ -54,7 +64,7 @@ def command_modules(command: str | None = None) -> list:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(argv[0] if argv else None)
+    parser = build_parser(argv[0] if argv else None, argv[1:])
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):
         parser.print_help()

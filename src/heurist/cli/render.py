@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 
 from heurist.analysis.domains import load_problem
 from heurist.analysis.solutions import read_plan
@@ -24,7 +25,7 @@ from heurist.cli.common import (
     option_values,
     run_search,
 )
-from heurist.domains import Domain, all_domains
+from heurist.domains import Domain, named_domains
 from heurist.files import check_writable
 from heurist.render import (
     FINAL_MILLISECONDS,
@@ -34,11 +35,12 @@ from heurist.render import (
     render_plan,
 )
 
+DOMAIN_ARGUMENT = True  # register() reads the domain's name from the command line
 ORDER = 40
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    domains_list = all_domains()
+def register(subparsers: argparse._SubParsersAction, words: Sequence[str] = ()) -> None:
+    domains_list = named_domains(words)
     parser = subparsers.add_parser(
         "render",
         help="draw an instance or a plan as SVG, PNG, an animated GIF or an HTML viewer",

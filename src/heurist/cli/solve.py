@@ -8,6 +8,9 @@ The output is the domain's ``text`` or ``json`` solution format
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+from collections.abc import Sequence
 
 from heurist.cli.common import (
     EXIT_BY_STATUS,
@@ -22,13 +25,14 @@ from heurist.cli.common import (
     render_result,
     run_search,
 )
-from heurist.domains import Domain, all_domains
+from heurist.domains import Domain, named_domains
 
+DOMAIN_ARGUMENT = True  # register() reads the domain's name from the command line
 ORDER = 10
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    domains_list = all_domains()
+def register(subparsers: argparse._SubParsersAction, words: Sequence[str] = ()) -> None:
+    domains_list = named_domains(words)
     examples = "\n".join(f"  {domain.examples['solve'][0]}" for domain in domains_list if domain.examples.get("solve"))
     parser = subparsers.add_parser(
         "solve",
@@ -82,6 +86,12 @@ def solve(domain: Domain, args: argparse.Namespace) -> int:
 
 def _colour_terminal() -> bool:
     """Whether rich would colour standard output (a terminal, or FORCE_COLOR set; not NO_COLOR)."""
+    if not any(name in os.environ for name in ("FORCE_COLOR", "TTY_COMPATIBLE")):
+        try:
+            if not sys.stdout.isatty():
+                return False  # what rich decides too, without the time it takes to import
+        except (AttributeError, ValueError):
+            return False
     from rich.console import Console
 
     console = Console()

@@ -11,6 +11,7 @@ admissible heuristic. The decisions are in :mod:`heurist.analysis.validation`.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
 from heurist.analysis.domains import load_problem
 from heurist.analysis.validation import Optimum, Verdict, find_optimum, validate_solution
@@ -24,9 +25,10 @@ from heurist.cli.common import (
     limits_from,
     option_values,
 )
-from heurist.domains import Domain, all_domains
+from heurist.domains import Domain, named_domains
 from heurist.errors import InputError, read_text
 
+DOMAIN_ARGUMENT = True  # register() reads the domain's name from the command line
 ORDER = 45
 EXIT_VALID = 0
 EXIT_INVALID = 1
@@ -42,8 +44,8 @@ EXIT_HELP = f"""exit status:
      and the search for it stopped at a limit or was switched off"""
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    domains_list = all_domains()
+def register(subparsers: argparse._SubParsersAction, words: Sequence[str] = ()) -> None:
+    domains_list = named_domains(words)
     parser = subparsers.add_parser(
         "validate",
         help="replay a solution file: legal, starts and ends right, its cost, and whether it is optimal",

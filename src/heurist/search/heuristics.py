@@ -21,7 +21,6 @@ import importlib.util
 import inspect
 import numbers
 import sys
-import traceback
 import types
 from collections.abc import Callable
 from pathlib import Path
@@ -181,6 +180,8 @@ def _line_in(trace: types.TracebackType | None, source: str) -> int | None:
     """The line of ``source`` nearest to where the exception was raised, if the traceback passes through it."""
     wanted = Path(source).resolve()
     line = None
+    import traceback  # here: only errors in user code need it
+
     for frame, lineno in traceback.walk_tb(trace):
         with contextlib.suppress(OSError):
             if Path(frame.f_code.co_filename).resolve() == wanted:

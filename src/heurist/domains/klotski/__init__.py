@@ -18,10 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from heurist.domains import Domain, Option, SolutionFormat
-from heurist.domains.klotski import drawing
 from heurist.domains.klotski.board import DIRECTION_NAME, DIRECTIONS, SHAPE_NAME, Geometry
 from heurist.domains.klotski.formats import (
     SOLUTION_FORMAT,
@@ -40,8 +39,10 @@ from heurist.domains.klotski.formats import (
 from heurist.domains.klotski.generate import generated_files, piece_counts, random_layouts
 from heurist.domains.klotski.heuristics import HEURISTICS
 from heurist.domains.klotski.model import METRICS, KlotskiProblem
-from heurist.scene import Scene
 from heurist.search import SearchResult, Status
+
+if TYPE_CHECKING:
+    from heurist.scene import Scene
 
 
 def problem_from_puzzle(puzzle: Puzzle, metric: str = "step", symmetry: bool = False) -> KlotskiProblem:
@@ -96,7 +97,6 @@ class KlotskiDomain(Domain):
     course_formats = (
         SolutionFormat("hrd", SOLUTION_FORMAT, write=write_course_solution, read=read_solution),
     )
-    legend = tuple(drawing.LEGEND)
     examples = {
         "solve": [
             "heurist solve klotski data/hrd/w23_s24_char/testhrd_hard1.txt",
@@ -160,10 +160,22 @@ class KlotskiDomain(Domain):
     def describe(self, problem: KlotskiProblem) -> str:
         return problem.describe()
 
+    # Drawing is imported when something is drawn: solving a puzzle needs none of it.
+
+    @property
+    def legend(self) -> tuple[tuple[str, str], ...]:  # type: ignore[override]
+        from heurist.domains.klotski import drawing
+
+        return tuple(drawing.LEGEND)
+
     def draw(self, problem: KlotskiProblem, states: Sequence[int], index: int = -1, *, flip: bool = False) -> Scene:
+        from heurist.domains.klotski import drawing
+
         return drawing.draw(problem, states, index % len(states), flip)
 
     def terminal_style(self, problem: KlotskiProblem, state: int) -> Callable[[int, int, str], str | None]:
+        from heurist.domains.klotski import drawing
+
         return drawing.terminal_style(problem, state)
 
     def explore(self, problem: KlotskiProblem, max_states: int) -> Any:

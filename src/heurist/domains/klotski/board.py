@@ -28,6 +28,9 @@ UP, DOWN, LEFT, RIGHT = range(4)
 DIRECTIONS = {UP: (-1, 0), DOWN: (1, 0), LEFT: (0, -1), RIGHT: (0, 1)}
 DIRECTION_NAME = {UP: "up", DOWN: "down", LEFT: "left", RIGHT: "right"}
 
+PATH_MEMO_SIZE = 1 << 18
+"""Most (empty cells, shape, anchor) patterns whose moves :meth:`Geometry.path_successors` remembers."""
+
 Action = tuple[int, int, int]
 """(shape, from_anchor, to_anchor) -- which piece moved, and where to."""
 
@@ -322,30 +325,91 @@ class Geometry:
                         1,
                     )
 
-    def path_successors(self, state: int) -> Iterator[tuple[Action, int, int]]:
-        """Every move of one piece to any cell it can reach, along any path, as one move."""
-        occupied = self.occupied(state)
-        n = self.cells
-        for shape, anchor in self._pieces(state):
-            cells = self.piece_cells[shape]
-            others = occupied & ~cells[anchor]
-            reached = {anchor}
-            frontier = [anchor]
-            order = []
-            while frontier:
-                position = frontier.pop(0)
-                for targets in self.step_targets[shape]:
-                    nxt = targets.get(position)
-                    if nxt is not None and nxt not in reached and not cells[nxt] & others:
-                        reached.add(nxt)
-                        frontier.append(nxt)
-                        order.append(nxt)
-            for position in order:
-                yield (
-                    (shape, anchor, position),
-                    state ^ (((1 << anchor) | (1 << position)) << (shape * n)),
-                    1,
-                )
+    @cached_property
+    def path_successors(self) -> Callable[[int], list[tuple[Action, int, int]]]:
+        """Every move of one piece to any cell it can reach, along any path, as one move.
+
+        Pieces are taken by shape and anchor; each one's places in the order a
+        breadth-first search (up, down, left, right) reaches them. A piece that
+        cannot take a single step has no move at all, so the pieces that can
+        are first picked out for all pieces of a shape at once, with the
+        bitboard tests of :attr:`step_successors` (in a function generated for
+        the board size, as that one is). Where a piece can go depends only on
+        the empty cells, its shape and its anchor, and a puzzle has few
+        patterns of empty cells, so each piece's moves (as changes of the
+        state) are remembered under those three, up to ``PATH_MEMO_SIZE`` of them.
+        """
+        memo: dict[int, tuple[tuple[Action, int], ...]] = {}
+        piece_path_moves = self._piece_path_moves
+
+        def moves_of_piece(key: int, shape: int, anchor: int, occupied: int) -> tuple[tuple[Action, int], ...]:
+            if len(memo) >= PATH_MEMO_SIZE:
+                memo.clear()
+            moves = memo[key] = piece_path_moves(shape, anchor, occupied)
+            return moves
+
+        namespace: dict = {"memo_get": memo.get, "moves_of_piece": moves_of_piece}
+        source = self._path_successors_source()
+        exec(compile(source, f"<klotski path moves {self.width}x{self.height}>", "exec"), namespace)
+        return namespace["path_successors"]
+
+    def _path_successors_source(self) -> str:
+        n, w, full = self.cells, self.width, self.full
+        offsets = sorted({o for rule in self.step_rules for o in rule[3]})
+        names = {o: f"e{i}" for i, o in enumerate(offsets)}
+        lines = [
+            "def path_successors(state):",
+            f"    big = state & {full:#x}",
+            f"    vertical = (state >> {n}) & {full:#x}",
+            f"    horizontal = (state >> {2 * n}) & {full:#x}",
+            f"    single = state >> {3 * n}",
+            f"    occupied = big | big << 1 | big << {w} | big << {w + 1}"
+            f" | vertical | vertical << {w} | horizontal | horizontal << 1 | single",
+            f"    empty = {full:#x} & ~occupied",
+            "    pattern = empty << 2",
+        ]
+        for o in offsets:
+            lines.append(f"    {names[o]} = empty {'>>' if o >= 0 else '<<'} {abs(o)}")
+        lines.append("    moves = []")
+        shape_names = ("big", "vertical", "horizontal", "single")
+        for shape in SHAPES:
+            tests = " | ".join(
+                f"({movable:#x} & {' & '.join(names[o] for o in leading)})"
+                for rule_shape, _, movable, leading, _ in self.step_rules if rule_shape == shape
+            )
+            lines += [
+                f"    # {SHAPE_NAME[shape]}",
+                f"    movable = {shape_names[shape]} & ({tests})",
+                "    while movable:",
+                "        low = movable & -movable",
+                "        movable ^= low",
+                "        anchor = low.bit_length() - 1",
+                f"        key = (pattern | {shape}) * {n} + anchor",
+                "        piece_moves = memo_get(key)",
+                "        if piece_moves is None:",
+                f"            piece_moves = moves_of_piece(key, {shape}, anchor, occupied)",
+                "        for action, change in piece_moves:",
+                "            moves.append((action, state ^ change, 1))",
+            ]
+        lines.append("    return moves")
+        return "\n".join(lines) + "\n"
+
+    def _piece_path_moves(self, shape: int, anchor: int, occupied: int) -> tuple[tuple[Action, int], ...]:
+        """(action, change of the state) of every place the piece at ``anchor`` can reach, breadth first."""
+        cells = self.piece_cells[shape]
+        directions = self.step_targets[shape]
+        others = occupied & ~cells[anchor]
+        reached = {anchor}
+        places = [anchor]
+        for position in places:  # grows while it is read: a breadth-first search
+            for targets in directions:
+                nxt = targets.get(position)
+                if nxt is not None and nxt not in reached and not cells[nxt] & others:
+                    reached.add(nxt)
+                    places.append(nxt)
+        shift = shape * self.cells
+        return tuple(((shape, anchor, position), ((1 << anchor) | (1 << position)) << shift)
+                     for position in places[1:])
 
     def successor_function(self, metric: str):
         try:

@@ -14,9 +14,11 @@ import math
 from collections import deque
 from collections.abc import Callable
 
+from heurist import cache
 from heurist.domains.klotski.board import BIG, HORIZONTAL, SHAPES, SINGLE, VERTICAL, iter_bits
 from heurist.domains.klotski.model import KlotskiProblem
 from heurist.search import HeuristicRegistry
+from heurist.search.assignment import minimum_assignment_cost
 
 HEURISTICS = HeuristicRegistry("klotski")
 
@@ -44,10 +46,10 @@ def manhattan(state: int, problem: KlotskiProblem) -> float:
 
     Goal board (V3): pieces of one shape are interchangeable, so each shape
     contributes the cheapest assignment of its pieces to its goal anchors
-    (Hungarian algorithm). Any plan moves every piece along a path to the
-    anchor it ends on, so the plan is at least the cheapest assignment; a
-    move shifts one piece one cell and changes the sum by at most 1, so it is
-    consistent. Piece counts that differ from the goal's make the goal
+    (Hungarian algorithm, :mod:`heurist.search.assignment`). Any plan moves
+    every piece along a path to the anchor it ends on, so the plan is at
+    least the cheapest assignment; a move shifts one piece one cell and
+    changes the sum by at most 1, so it is consistent. Piece counts that differ from the goal's make the goal
     unreachable: the value is infinity.
     """
     if problem.goal_state is None:
@@ -100,14 +102,8 @@ def _assignment_cost(geometry, mask: int, goal_mask: int, metric: str) -> float:
     there = [geometry.row_col(a) for a in iter_bits(goal_mask)]
     if len(here) != len(there):
         return math.inf
-    if not here:
-        return 0
-    import numpy as np  # here, not at the top: only goal boards need it, and it is slow to import
-    from scipy.optimize import linear_sum_assignment
-
-    costs = np.array([[moves_between(h, t, metric) for t in there] for h in here])
-    rows, cols = linear_sum_assignment(costs)
-    return int(costs[rows, cols].sum())
+    # Pure Python: importing scipy for its linear_sum_assignment takes longer than a small search.
+    return minimum_assignment_cost([[moves_between(h, t, metric) for t in there] for h in here])
 
 
 def _big_anchor_and_target(state: int, problem: KlotskiProblem) -> tuple[int, int] | None:
@@ -216,6 +212,10 @@ def neighbors(state: int, problem: KlotskiProblem) -> float:
     return distance + extra
 
 
+PDB_FORMAT = 1
+"""Version of the pattern databases' cache entries: raise it whenever their values could change."""
+
+
 class PatternDatabase:
     """Exact goal distances in an abstraction that deletes some pieces.
 
@@ -226,6 +226,12 @@ class PatternDatabase:
     lower bound on the real number of moves of ``counted`` pieces. Distances
     are computed by a 0-1 breadth-first search from the abstract goals over
     the component of the abstract start (moves are reversible).
+
+    The table depends only on the board size, the metric, the abstraction,
+    the abstract start and the goal, which make its key in the user's cache
+    (:mod:`heurist.cache`): the next run on the same puzzle reads it instead
+    of building it, with the same values. A component of more than
+    ``PDB_MAX_STATES`` states raises ``OverflowError``, and that is cached too.
     """
 
     def __init__(self, problem: KlotskiProblem, kept: tuple[int, ...], counted: tuple[int, ...]):
@@ -234,9 +240,28 @@ class PatternDatabase:
         self.mask = sum(geometry.full << (shape * n) for shape in kept)
         self.counted = frozenset(counted)
         goal = None if problem.goal_state is None else problem.goal_state & self.mask
+        start = problem.initial_state & self.mask
+        key = (PDB_FORMAT, PDB_MAX_STATES, geometry.width, geometry.height, problem.metric, tuple(kept),
+               tuple(sorted(self.counted)), start, ("exit", problem.goal_anchor) if goal is None else goal)
+        stored = cache.load("klotski-pdb", key)
+        if stored is cache.MISSING:
+            try:
+                distance, size = self._build(problem, start, goal)
+            except OverflowError:
+                cache.store("klotski-pdb", key, None)
+                raise
+            cache.store("klotski-pdb", key, (distance, size))
+        elif stored is None:
+            raise OverflowError("abstract space too large")
+        else:
+            distance, size = stored
+        self.distance: dict[int, int] = distance
+        self.size: int = size
+
+    def _build(self, problem: KlotskiProblem, start: int, goal: int | None) -> tuple[dict[int, int], int]:
+        """(distance by abstract state, component size): the component, then a 0-1 BFS over it."""
         is_goal = problem.is_goal if goal is None else goal.__eq__
         successors = problem.moves  # real moves: tables are looked up with any state
-        start = problem.initial_state & self.mask
         component = {start}
         queue = [start]
         goals = []
@@ -264,8 +289,7 @@ class PatternDatabase:
                         frontier.append(child)
                     else:
                         frontier.appendleft(child)
-        self.distance = distance
-        self.size = len(component)
+        return distance, len(component)
 
     def __call__(self, state: int) -> float:
         return self.distance.get(state & self.mask, math.inf)

@@ -40,6 +40,9 @@ NUMPY_METRICS = ("step", "slide", "path")
 _MULTIPLIER_LOW = np.uint64(0x9E3779B97F4A7C15)
 _MULTIPLIER_HIGH = np.uint64(0xC2B2AE3D27D4EB4F)
 _CHUNK = 1 << 17  # states whose successors are generated in one go (bounds the temporary arrays)
+SMALL_LAYER = 2048
+"""Layers of at most this many states move all their pieces in one go (fewer, larger numpy
+calls: the fixed cost per call dominates small layers); larger ones one rule at a time."""
 
 
 class HashCollision(Exception):
@@ -70,6 +73,18 @@ class _Moves:
             word, shift = divmod(shape, 2)
             self.rules.append((shape, _u64(movable), tuple(offsets), word, delta, _u64(shift * n)))
         self.valid = tuple(_u64(mask) for mask in geometry.valid_anchors)
+        # The same rules as columns, to move the pieces of every rule at once (step and slide metrics).
+        self.offsets = sorted({offset for rule in self.rules for offset in rule[2]})
+        leading = [[self.offsets.index(o) for o in rule[2]] for rule in self.rules]
+        all_ones = len(self.offsets)  # an extra row of the shifted-empty table with every bit set
+        self.rule_shape = np.array([rule[0] for rule in self.rules], dtype=np.intp)
+        self.rule_movable = np.array([int(rule[1]) for rule in self.rules], dtype=np.uint64)
+        self.rule_first = np.array([cells[0] for cells in leading], dtype=np.intp)
+        self.rule_second = np.array([cells[1] if len(cells) > 1 else all_ones for cells in leading], dtype=np.intp)
+        self.rule_word = np.array([rule[3] for rule in self.rules], dtype=np.intp)
+        self.rule_up = np.array([max(rule[4], 0) for rule in self.rules], dtype=np.uint64)
+        self.rule_down = np.array([max(-rule[4], 0) for rule in self.rules], dtype=np.uint64)
+        self.rule_shift = np.array([int(rule[5]) for rule in self.rules], dtype=np.uint64)
         self.cell_offsets = tuple(
             tuple(r * w + c for r in range(rows) for c in range(cols)) for rows, cols in
             (SHAPE_SIZE[shape] for shape in SHAPES)
@@ -85,8 +100,8 @@ class _Moves:
 
     def join(self, low: np.ndarray, high: np.ndarray) -> list[int]:
         """(low, high) words back to Python-int states."""
-        n2 = 2 * self.cells
-        return [a | b << n2 for a, b in zip(low.tolist(), high.tolist())]
+        shift = (2 * self.cells).__rlshift__  # high << 2n, in C through map
+        return list(map(int.__or__, low.tolist(), map(shift, high.tolist())))
 
     def keys(self, low: np.ndarray, high: np.ndarray) -> np.ndarray:
         if self.exact_keys:
@@ -104,7 +119,6 @@ class _Moves:
             | vertical | (vertical << w) | horizontal | (horizontal << one) | single
         )
         empty = full & ~occupied
-        shifted: dict[int, np.ndarray] = {}
         masks = (big, vertical, horizontal, single)
         words = (low, high)
         parents, child_low, child_high = [], [], []
@@ -112,6 +126,19 @@ class _Moves:
             for shape in SHAPES:
                 self._path_moves(shape, masks[shape], empty, words, (parents, child_low, child_high))
             return self._collected(parents, child_low, child_high)
+        if low.size > SMALL_LAYER:
+            return self._moves_rule_by_rule(low, high, masks, empty)
+        return self._step_or_slide_moves(low, high, masks, empty)
+
+    def _moves_rule_by_rule(self, low, high, masks, empty) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The moves of every piece under the step or slide metric, one rule (shape and direction) at a time.
+
+        For large layers: fewer temporary arrays than :meth:`_step_or_slide_moves`,
+        and the moves come out in the right order without a sort."""
+        one = _u64(1)
+        shifted: dict[int, np.ndarray] = {}
+        words = (low, high)
+        parents, child_low, child_high = [], [], []
         for shape, movable, offsets, word, delta, shift in self.rules:
             free = masks[shape] & movable
             for offset in offsets:
@@ -129,6 +156,64 @@ class _Moves:
                 more = remaining != 0
                 rows, remaining = rows[more], remaining[more]
         return self._collected(parents, child_low, child_high)
+
+    def _step_or_slide_moves(self, low, high, masks, empty) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The moves of every piece under the step or slide metric, every rule (shape and direction) at once.
+
+        A table row per rule holds which anchors of each state can take a
+        step. Its non-zero entries are split into their bits, one per piece
+        that moves, and every such move is made in one go; under the slide
+        metric the pieces that can go further take one more step at a time.
+        A stable sort by (rule, piece number within the state, counted from
+        the lowest anchor) then puts the moves in the order of a loop over
+        rules, then pieces, then (slide) distance, then states.
+        """
+        shifted = np.empty((len(self.offsets) + 1, low.size), dtype=np.uint64)
+        for row, offset in enumerate(self.offsets):
+            shifted[row] = empty >> _u64(offset) if offset >= 0 else empty << _u64(-offset)
+        shifted[-1] = ~_u64(0)
+        free = (np.stack(masks)[self.rule_shape] & self.rule_movable[:, None]
+                & shifted[self.rule_first] & shifted[self.rule_second])
+        movable = np.flatnonzero(free)  # flat indices: (rule, state) by rule, then state
+        if movable.size == 0:
+            return self._collected([], [], [])
+        rules, rows = np.divmod(movable, low.size)
+        # Anchors are below bit 32 (boards of at most 32 cells): one bit per piece that can move.
+        bits = np.unpackbits(free.ravel()[movable].astype("<u4").view(np.uint8), bitorder="little")
+        entry, anchor = np.divmod(np.flatnonzero(bits), 32)
+        piece_number = np.arange(entry.size) - np.searchsorted(entry, entry)  # 0 for each entry's lowest anchor
+        rules, rows = rules[entry], rows[entry]
+        word = self.rule_word[rules]
+        shift = self.rule_shift[rules]
+        position = np.left_shift(_u64(1), anchor.astype(np.uint64))
+        words = np.stack((low, high))
+        without = words[word, rows] ^ (position << shift)  # the board without this piece
+        same = words[1 - word, rows]
+        up, down = self.rule_up[rules], self.rule_down[rules]
+        order_key = (rules * 64 + piece_number).astype(np.uint16)  # small keys: a radix sort
+        parents, child_low, child_high, order = [], [], [], []
+        while rows.size:
+            position = (position << up) >> down
+            changed = without | (position << shift)
+            first_word = word == 0
+            parents.append(rows)
+            child_low.append(np.where(first_word, changed, same))
+            child_high.append(np.where(first_word, same, changed))
+            order.append(order_key)
+            if not self.slide:
+                break
+            further = (position & self.rule_movable[rules] & shifted[self.rule_first[rules], rows]
+                       & shifted[self.rule_second[rules], rows])
+            keep = np.flatnonzero(further)
+            position, rules, rows, order_key = position[keep], rules[keep], rows[keep], order_key[keep]
+            without, same, word, shift, up, down = (
+                without[keep], same[keep], word[keep], shift[keep], up[keep], down[keep])
+        if len(parents) == 1:
+            arrangement = np.argsort(order[0], kind="stable")
+            return parents[0][arrangement], child_low[0][arrangement], child_high[0][arrangement]
+        arrangement = np.argsort(np.concatenate(order), kind="stable")
+        return (np.concatenate(parents)[arrangement], np.concatenate(child_low)[arrangement],
+                np.concatenate(child_high)[arrangement])
 
     @staticmethod
     def _collected(parents, child_low, child_high) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -185,7 +270,6 @@ class _Moves:
             more = remaining != 0
             rows, remaining = rows[more], remaining[more]
 
-
     def _moves_of_piece(self, rows, anchor, word, delta, shift, movable, offsets, words, shifted, out) -> None:
         """The moves of one piece per row (at ``anchor``, known to move one cell): that move
         and, under the slide metric, every further cell in the same direction.
@@ -230,18 +314,6 @@ def _unique(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return ordered[starts], order[starts], inverse
 
 
-def _positions(keys, low, high, layer_keys, layer_low, layer_high) -> np.ndarray:
-    """Index in a sorted layer of each candidate, or -1 if absent (equal keys are compared in full)."""
-    position = np.full(keys.size, -1, dtype=np.int64)
-    if layer_keys.size == 0:
-        return position
-    at = np.minimum(np.searchsorted(layer_keys, keys), layer_keys.size - 1)
-    found = layer_keys[at] == keys
-    _check_same(low[found], high[found], layer_low[at[found]], layer_high[at[found]])
-    position[found] = at[found]
-    return position
-
-
 def klotski_numpy_space(problem: KlotskiProblem, max_states: int = DEFAULT_MAX_STATES) -> StateSpace:
     """The start's component under the problem's move metric, and its edges, built layer by layer.
 
@@ -256,27 +328,35 @@ def klotski_numpy_space(problem: KlotskiProblem, max_states: int = DEFAULT_MAX_S
     layer, offset = (moves.keys(start_low, start_high), start_low, start_high), 0
     previous, previous_offset = (empty, empty, empty), 0
     layers, sources, targets = [layer], [], []
+    check = not moves.exact_keys  # keys that are the states themselves cannot collide
     while layer[0].size:
         _, low, high = layer
-        pieces = [moves.successors(low[b:b + _CHUNK], high[b:b + _CHUNK]) for b in range(0, low.size, _CHUNK)]
-        parents = np.concatenate([part[0] + b for part, b in zip(pieces, range(0, low.size, _CHUNK))])
-        child_low = np.concatenate([part[1] for part in pieces])
-        child_high = np.concatenate([part[2] for part in pieces])
+        if low.size <= _CHUNK:
+            parents, child_low, child_high = moves.successors(low, high)
+        else:
+            pieces = [moves.successors(low[b:b + _CHUNK], high[b:b + _CHUNK]) for b in range(0, low.size, _CHUNK)]
+            parents = np.concatenate([part[0] + b for part, b in zip(pieces, range(0, low.size, _CHUNK))])
+            child_low = np.concatenate([part[1] for part in pieces])
+            child_high = np.concatenate([part[2] for part in pieces])
         keys, first, inverse = _unique(moves.keys(child_low, child_high))
-        # Every successor sharing a key with the one kept must be that same state.
-        _check_same(child_low, child_high, child_low[first][inverse], child_high[first][inverse])
         unique_low, unique_high = child_low[first], child_high[first]
+        if check:  # every successor sharing a key with the one kept must be that same state
+            _check_same(child_low, child_high, unique_low[inverse], unique_high[inverse])
         index = np.full(keys.size, -1, dtype=np.int64)
         for (layer_keys, layer_low, layer_high), layer_offset in ((layer, offset), (previous, previous_offset)):
-            open_rows = np.flatnonzero(index < 0)
-            position = _positions(keys[open_rows], unique_low[open_rows], unique_high[open_rows],
-                                  layer_keys, layer_low, layer_high)
-            hit = position >= 0
-            index[open_rows[hit]] = layer_offset + position[hit]
+            if layer_keys.size == 0:
+                continue
+            at = np.minimum(np.searchsorted(layer_keys, keys), layer_keys.size - 1)
+            hits = np.flatnonzero((layer_keys[at] == keys) & (index < 0))
+            at = at[hits]
+            if check:  # equal keys must be equal states
+                _check_same(unique_low[hits], unique_high[hits], layer_low[at], layer_high[at])
+            index[hits] = layer_offset + at
         fresh = index < 0
         next_offset = offset + low.size
-        index[fresh] = next_offset + np.arange(int(fresh.sum()))
-        if next_offset + int(fresh.sum()) > max_states:
+        fresh_count = int(np.count_nonzero(fresh))
+        index[fresh] = next_offset + np.arange(fresh_count)
+        if next_offset + fresh_count > max_states:
             raise StateSpaceTooLarge(max_states)
         sources.append(parents + offset)
         targets.append(index[inverse])
