@@ -105,10 +105,42 @@ def deadlock(state: State, problem: BlocksWorld) -> int:
     Consistency is not proved; the tests check it on every edge of complete
     small state spaces, and the search reopens states in any case, so A*
     stays optimal either way.
+
+    A child that the problem has just generated (``problem.last_successor``)
+    is evaluated from its parent's waits-for graph, which is built once per
+    expansion (see :class:`_ParentGraph`); any other state is evaluated from
+    scratch. Both give the same value.
     """
+    last = problem.last_successor
+    if last is not None and last[0] is state:
+        _, parent, source, target = last
+        graph = problem.heuristic_memo.get("deadlock-parent")
+        if graph is None or graph.state is not parent:
+            graph = problem.heuristic_memo["deadlock-parent"] = _ParentGraph(parent, problem)
+        return graph.child_value(source, target)
+    return _deadlock_from_scratch(state, problem)
+
+
+def _stack_memo(problem: BlocksWorld) -> list[dict[str, tuple[int, tuple, tuple]]]:
+    """Per stack position, the summaries of the stack contents seen so far (see :func:`_stack_summary`)."""
     memo = problem.heuristic_memo.get("deadlock")
     if memo is None:
         memo = problem.heuristic_memo["deadlock"] = [{} for _ in problem.goal_state]
+    return memo
+
+
+def _summary(stack_memo: dict, current: str, goal: str, bit: dict[str, int]) -> tuple[int, tuple, tuple]:
+    known = stack_memo.get(current)
+    if known is None:
+        known = stack_memo[current] = _stack_summary(current, goal, bit)
+        if len(stack_memo) > _MEMO_LIMIT:
+            stack_memo.clear()
+    return known
+
+
+def _deadlock_from_scratch(state: State, problem: BlocksWorld) -> int:
+    """The ``deadlock`` value of any state, computed from the state alone (the reference computation)."""
+    memo = _stack_memo(problem)
     misplaced = 0
     in_stack = []  # per stack: mask of its misplaced blocks
     tails = []  # per stack: the goal's blocks above the correct prefix, as bits
@@ -161,6 +193,165 @@ def _stack_summary(current: str, goal: str, bit: dict[str, int]) -> tuple[int, t
         pairs.append((bit[block], mask))
         mask |= bit[block]
     return mask, tuple(pairs), tuple(bit[block] for block in goal[length:])
+
+
+class _ParentGraph:
+    """The waits-for graph of a state being expanded, to evaluate its children cheaply.
+
+    Moving block x from stack s to stack t changes, in the waits-for graph,
+    only the edges into and out of x. Every other block keeps its stack, its
+    blocks above (up to x), its goal tail and its place in it: a move changes
+    a stack's correct prefix only by x itself, and x is the top of s before
+    the move and the top of t after it, so it lies above nothing. Writing G
+    for the parent's graph and G' for the child's, G' - x = G - x, hence
+
+        mfvs(G - x) <= mfvs(G') <= mfvs(G - x) + 1.
+
+    The child's value follows from F_x = mfvs(G - x), computed once per moved
+    block, without building G':
+
+    * x was in position on s: it becomes misplaced with nothing to wait
+      for (nothing misplaced is left on s), so it lies on no cycle and
+      h' = misplaced + 1 + mfvs(G);
+    * x lands in position on t: it leaves the graph, h' = misplaced - 1 + F_x;
+    * x waits for itself in G' (t is its goal stack, or a block below x in
+      its goal tail is on t): it is in every feedback set, h' = misplaced + 1 + F_x;
+    * x lies on no cycle of G' (no block x waits for reaches, in G - x, a
+      block that waits for x in G'): h' = misplaced + F_x;
+    * otherwise G' is solved exactly, like any graph.
+
+    In G', the blocks that wait for x (the column of x) are the blocks of
+    t's goal tail (x is now a misplaced block on t) and the blocks with a
+    block below them in their goal tail now on t (x is now above it).
+    """
+
+    __slots__ = (
+        "state", "problem", "misplaced", "rows", "order", "twice", "in_stack", "lower",
+        "tail_masks", "without", "reach", "columns", "whole",
+    )
+
+    def __init__(self, state: State, problem: BlocksWorld):
+        self.state = state
+        self.problem = problem
+        bit = problem.bit
+        misplaced = 0
+        in_stack = []  # per stack: mask of its misplaced blocks
+        tails = []
+        above: dict[int, int] = {}
+        for current, stack_memo, goal in zip(state, _stack_memo(problem), problem.goal_state):
+            mask, pairs, tail = _summary(stack_memo, current, goal, bit)
+            in_stack.append(mask)
+            tails.append(tail)
+            above.update(pairs)
+            misplaced += len(pairs)
+        rows: dict[int, int] = {}  # misplaced block -> mask of the blocks it waits for
+        lower: dict[int, int] = {}  # misplaced block -> the blocks below it in its goal tail
+        order: list[int] = []  # the misplaced blocks, goal stack by goal stack, bottom up
+        tail_masks = []
+        twice = 0
+        for blockers, tail in zip(in_stack, tails):
+            below = 0
+            for node in tail:
+                rows[node] = blockers
+                lower[node] = below
+                order.append(node)
+                if blockers & node:
+                    twice |= node
+                below |= node
+                blockers |= above[node]
+            tail_masks.append(below)
+        self.misplaced = misplaced
+        self.rows = rows
+        self.order = order
+        self.twice = twice
+        self.in_stack = in_stack
+        self.lower = lower
+        self.tail_masks = tail_masks
+        self.without: dict[int, int] = {}  # block x -> F_x = mfvs(G - x)
+        self.reach: dict[int, int] = {}  # block x -> blocks reachable in G - x from the blocks x waits for
+        self.columns: dict[int, int] = {}  # stack t -> blocks that wait for a block put on t
+        self.whole: int | None = None  # mfvs(G)
+
+    def child_value(self, source: int, target: int) -> int:
+        """The ``deadlock`` value of the child reached by moving the top block of ``source`` onto ``target``."""
+        problem = self.problem
+        state = self.state
+        tower = state[source]
+        block = tower[-1]
+        x = problem.bit[block]
+        in_stack = self.in_stack
+        if not in_stack[source]:  # x was in position: the whole stack was
+            if self.whole is None:
+                self.whole = self._feedback_set_size(0)
+            return self.misplaced + 1 + self.whole
+        without = self.without.get(x)
+        if without is None:
+            without = self.without[x] = self._feedback_set_size(x)
+        if not in_stack[target]:
+            goal = problem.goal_state[target]
+            height = len(state[target])
+            if height < len(goal) and goal[height] == block:  # x lands in position
+                return self.misplaced - 1 + without
+        if problem.goal_stack[block] == target or self.lower[x] & in_stack[target]:
+            return self.misplaced + 1 + without
+        column = self.columns.get(target)
+        if column is None:
+            column = self.columns[target] = self._column(target)
+        reach = self.reach.get(x)
+        if reach is None:
+            reach = self.reach[x] = self._reach(x)
+        if not reach & column:
+            return self.misplaced + without
+        return self.misplaced + self._child_feedback_set_size(x, column)
+
+    def _feedback_set_size(self, x: int) -> int:
+        """mfvs(G - x), or mfvs(G) when ``x`` is 0."""
+        twice = self.twice
+        gone = twice | x
+        waits = [(node, row) for node, row in self.rows.items() if row and not node & gone]
+        size = (twice & ~x).bit_count()
+        if waits:
+            size += _minimum_feedback_vertex_set(waits, gone)
+        return size
+
+    def _column(self, target: int) -> int:
+        """The blocks that wait for a misplaced block put on top of stack ``target``."""
+        on_target = self.in_stack[target]
+        column = self.tail_masks[target]
+        for node, below in self.lower.items():
+            if below & on_target:
+                column |= node
+        return column
+
+    def _reach(self, x: int) -> int:
+        """The blocks reachable in G - x from the blocks that x waits for (these included)."""
+        rows = self.rows
+        reach = frontier = rows[x] & ~x
+        while frontier:
+            found = 0
+            for node in _bits(frontier):
+                found |= rows[node]
+            frontier = found & ~reach & ~x
+            reach |= frontier
+        return reach
+
+    def _child_feedback_set_size(self, x: int, column: int) -> int:
+        """mfvs(G') for the child where x (misplaced, no self-loop) is waited for by ``column``."""
+        twice = self.twice & ~x
+        waits = []
+        for node in self.order:
+            if node == x:
+                row = self.rows[node] & ~x
+            elif node & twice:
+                continue
+            else:
+                row = self.rows[node] & ~x | (x if node & column else 0)
+            if row:
+                waits.append((node, row))
+        size = twice.bit_count()
+        if waits:
+            size += _minimum_feedback_vertex_set(waits, twice)
+        return size
 
 
 def _bit_table(shift: int) -> list[tuple[int, ...]]:

@@ -73,6 +73,14 @@ class BlocksWorldProblem(ShowsItself):
                 self.goal_height[block] = height
         self.heuristic_memo: dict[str, object] = {}
         """Per-instance tables that heuristics build lazily (keyed by heuristic name)."""
+        self.last_successor: tuple[State, State, int, int] | None = None
+        """(child, parent, source, target) of the successor :meth:`successors` yielded last.
+
+        A search evaluates each child right after it is generated, so a
+        heuristic that finds its argument here (by identity) may compute the
+        child's value from data it keeps about the parent, where a move
+        changes only two stacks, instead of starting from scratch.
+        """
         self._pairs = [
             (source, target)
             for source in range(self.stack_count)
@@ -97,7 +105,9 @@ class BlocksWorldProblem(ShowsItself):
             child = list(state)
             child[source] = tower[:-1]
             child[target] = state[target] + block
-            yield Move(block, source, target), tuple(child), 1
+            successor = tuple(child)
+            self.last_successor = (successor, state, source, target)
+            yield Move(block, source, target), successor, 1
 
     def apply(self, state: State, move: Move) -> State:
         """The state after ``move``; raises :class:`IllegalMove` if it cannot be made."""
