@@ -216,9 +216,14 @@ class _ParentGraph:
     * x lands in position on t: it leaves the graph, h' = misplaced - 1 + F_x;
     * x waits for itself in G' (t is its goal stack, or a block below x in
       its goal tail is on t): it is in every feedback set, h' = misplaced + 1 + F_x;
-    * x lies on no cycle of G' (no block x waits for reaches, in G - x, a
-      block that waits for x in G'): h' = misplaced + F_x;
-    * otherwise G' is solved exactly, like any graph.
+    * the smallest feedback set found for G - x also breaks every cycle
+      through x in G' (no block that x waits for reaches, in G - x without
+      that set, a block that waits for x in G'): h' = misplaced + F_x;
+    * some cycle through x in G' runs only through blocks that lie on no
+      cycle of G - x, so it meets no smallest feedback set of G - x:
+      h' = misplaced + 1 + F_x;
+    * otherwise the strongly connected component of x in G' is solved
+      exactly, with and without x.
 
     In G', the blocks that wait for x (the column of x) are the blocks of
     t's goal tail (x is now a misplaced block on t) and the blocks with a
@@ -227,7 +232,7 @@ class _ParentGraph:
 
     __slots__ = (
         "state", "problem", "misplaced", "rows", "order", "twice", "in_stack", "lower",
-        "tail_masks", "without", "reach", "columns", "whole",
+        "tail_masks", "without", "witness", "reach", "reach_all", "acyclic_reach", "columns", "whole", "predecessors",
     )
 
     def __init__(self, state: State, problem: BlocksWorld):
@@ -268,9 +273,13 @@ class _ParentGraph:
         self.lower = lower
         self.tail_masks = tail_masks
         self.without: dict[int, int] = {}  # block x -> F_x = mfvs(G - x)
-        self.reach: dict[int, int] = {}  # block x -> blocks reachable in G - x from the blocks x waits for
+        self.witness: dict[int, int] = {}  # block x -> one minimum feedback vertex set of G - x
+        self.reach: dict[int, int] = {}  # block x -> what x's successors reach in G - x - witness
+        self.reach_all: dict[int, int] = {}  # block x -> what x's successors reach in G - x
+        self.acyclic_reach: dict[int, int] = {}  # block x -> the same, through blocks on no cycle of G - x
         self.columns: dict[int, int] = {}  # stack t -> blocks that wait for a block put on t
         self.whole: int | None = None  # mfvs(G)
+        self.predecessors: dict[int, int] | None = None  # block -> the blocks that wait for it
 
     def child_value(self, source: int, target: int) -> int:
         """The ``deadlock`` value of the child reached by moving the top block of ``source`` onto ``target``."""
@@ -282,11 +291,12 @@ class _ParentGraph:
         in_stack = self.in_stack
         if not in_stack[source]:  # x was in position: the whole stack was
             if self.whole is None:
-                self.whole = self._feedback_set_size(0)
+                self.whole = self._feedback_set_size(0)[0]
             return self.misplaced + 1 + self.whole
         without = self.without.get(x)
         if without is None:
-            without = self.without[x] = self._feedback_set_size(x)
+            without, self.witness[x] = self._feedback_set_size(x)
+            self.without[x] = without
         if not in_stack[target]:
             goal = problem.goal_state[target]
             height = len(state[target])
@@ -299,20 +309,23 @@ class _ParentGraph:
             column = self.columns[target] = self._column(target)
         reach = self.reach.get(x)
         if reach is None:
-            reach = self.reach[x] = self._reach(x)
-        if not reach & column:
+            reach = self.reach[x] = self._reach(x, self.witness[x])
+        if not reach & column:  # the witness for G - x breaks every cycle of G' too
             return self.misplaced + without
-        return self.misplaced + self._child_feedback_set_size(x, column)
+        acyclic_reach = self.acyclic_reach.get(x)
+        if acyclic_reach is None:
+            acyclic_reach = self.acyclic_reach[x] = self._reach(x, self._cyclic_core(x))
+        if acyclic_reach & column:  # a cycle through x that no minimum set for G - x meets
+            return self.misplaced + without + 1
+        return self.misplaced + without + self._child_feedback_set_size(x, column)
 
-    def _feedback_set_size(self, x: int) -> int:
-        """mfvs(G - x), or mfvs(G) when ``x`` is 0."""
+    def _feedback_set_size(self, x: int) -> tuple[int, int]:
+        """(mfvs(G - x), one such set), or the same for G when ``x`` is 0."""
         twice = self.twice
         gone = twice | x
         waits = [(node, row) for node, row in self.rows.items() if row and not node & gone]
-        size = (twice & ~x).bit_count()
-        if waits:
-            size += _minimum_feedback_vertex_set(waits, gone)
-        return size
+        size, chosen = _minimum_feedback_set(waits, gone) if waits else _EMPTY_SET
+        return size + (twice & ~x).bit_count(), chosen | twice & ~x
 
     def _column(self, target: int) -> int:
         """The blocks that wait for a misplaced block put on top of stack ``target``."""
@@ -323,35 +336,85 @@ class _ParentGraph:
                 column |= node
         return column
 
-    def _reach(self, x: int) -> int:
-        """The blocks reachable in G - x from the blocks that x waits for (these included)."""
+    def _cyclic_core(self, x: int) -> int:
+        """The blocks that may lie on a cycle of G - x: what is left after stripping, self-loops included.
+
+        A smallest feedback set of G - x holds only such blocks (a block on no
+        cycle could be dropped from it).
+        """
+        twice = self.twice
+        gone = twice | x
+        alive = 0
+        for node in self.rows:
+            alive |= node
+        alive &= ~gone
+        while True:
+            targets = 0
+            kept = 0
+            for node in _bits(alive):
+                successors = self.rows[node] & alive
+                if successors:
+                    kept |= node
+                    targets |= successors
+            kept &= targets
+            if kept == alive:
+                return alive | (twice & ~x)
+            alive = kept
+
+    def _reach(self, x: int, avoided: int) -> int:
+        """The blocks reachable in G - x - ``avoided`` from the blocks that x waits for (these included)."""
         rows = self.rows
-        reach = frontier = rows[x] & ~x
+        blocked = x | avoided
+        reach = frontier = rows[x] & ~blocked
         while frontier:
             found = 0
             for node in _bits(frontier):
                 found |= rows[node]
-            frontier = found & ~reach & ~x
+            frontier = found & ~reach & ~blocked
             reach |= frontier
         return reach
 
     def _child_feedback_set_size(self, x: int, column: int) -> int:
-        """mfvs(G') for the child where x (misplaced, no self-loop) is waited for by ``column``."""
-        twice = self.twice & ~x
-        waits = []
+        """mfvs(G') - mfvs(G - x) for the child where x (misplaced, no self-loop) is waited for by ``column``.
+
+        Only the strongly connected component of x in G' matters: its other
+        blocks are those that x reaches and that reach x, that is, blocks
+        reachable in G - x from the blocks x waits for that also reach, in
+        G - x, a block of ``column``. They form a union of components of
+        G - x, and every other component is the same in G' and in G - x, so
+        the difference is mfvs(G'[x and those]) - mfvs(G[those]).
+        """
+        reach = self.reach_all.get(x)
+        if reach is None:
+            reach = self.reach_all[x] = self._reach(x, 0)
+        predecessors = self.predecessors
+        if predecessors is None:
+            predecessors = self.predecessors = self._predecessors()
+        core = frontier = column & reach
+        while frontier:
+            found = 0
+            for node in _bits(frontier):
+                found |= predecessors[node]
+            frontier = found & reach & ~core
+            core |= frontier
+        twice = self.twice & ~x  # x waits for itself in G, maybe, but not in G'
+        rows = self.rows
+        with_x = [(x, rows[x] & core)]
+        without_x = []
         for node in self.order:
-            if node == x:
-                row = self.rows[node] & ~x
-            elif node & twice:
-                continue
-            else:
-                row = self.rows[node] & ~x | (x if node & column else 0)
-            if row:
-                waits.append((node, row))
-        size = twice.bit_count()
-        if waits:
-            size += _minimum_feedback_vertex_set(waits, twice)
-        return size
+            if node & core and not node & twice:
+                row = rows[node] & core
+                without_x.append((node, row))
+                with_x.append((node, row | x if node & column else row))
+        return _minimum_feedback_vertex_set(with_x, twice) - _minimum_feedback_vertex_set(without_x, twice)
+
+    def _predecessors(self) -> dict[int, int]:
+        """Each misplaced block -> the blocks that wait for it."""
+        predecessors = dict.fromkeys(self.rows, 0)
+        for node, row in self.rows.items():
+            for target in _bits(row):
+                predecessors[target] |= node
+        return predecessors
 
 
 def _bit_table(shift: int) -> list[tuple[int, ...]]:
@@ -368,7 +431,7 @@ def _bits(mask: int) -> tuple[int, ...]:
     return _LOW_BITS[mask & 0x1FFF] + _HIGH_BITS[mask >> _HALF]
 
 
-_FVS_CACHE: dict[tuple, int] = {}  # cyclic core -> minimum feedback vertex set size
+_FVS_CACHE: dict[tuple, tuple[int, int]] = {}  # cyclic core -> (minimum feedback vertex set size, one such set)
 _FVS_CACHE_LIMIT = 200_000
 
 
@@ -385,6 +448,16 @@ def _minimum_feedback_vertex_set(
     ``alive`` and ``targets``, the union of the nodes and of the successor
     masks in ``waits``, save a pass when the caller already has them.
     """
+    return _minimum_feedback_set(waits, removed, alive, targets)[0]
+
+
+def _minimum_feedback_set(
+    waits: list[tuple[int, int]], removed: int, alive: int | None = None, targets: int | None = None
+) -> tuple[int, int]:
+    """(size, mask) of one smallest feedback vertex set, as :func:`_minimum_feedback_vertex_set` finds it.
+
+    The mask holds nodes of ``waits`` only (``removed`` is not included).
+    """
     pairs = waits
     if alive is None or targets is None:
         alive = targets = 0
@@ -395,7 +468,7 @@ def _minimum_feedback_vertex_set(
     while True:
         kept = [(node, successors) for node, successors in pairs if node & targets and successors & alive]
         if not kept:
-            return 0
+            return _EMPTY_SET
         if len(kept) == len(pairs):
             break
         pairs = kept
@@ -412,14 +485,17 @@ def _minimum_feedback_vertex_set(
     return cached
 
 
-def _remember(key: tuple, size: int) -> None:
+_EMPTY_SET = (0, 0)
+
+
+def _remember(key: tuple, solution: tuple[int, int]) -> None:
     if len(_FVS_CACHE) >= _FVS_CACHE_LIMIT:
         _FVS_CACHE.clear()
-    _FVS_CACHE[key] = size
+    _FVS_CACHE[key] = solution
 
 
-def _solve_fvs(graph: dict[int, int]) -> int:
-    """Exact minimum feedback vertex set by reduction and branching (Levy & Low rules).
+def _solve_fvs(graph: dict[int, int]) -> tuple[int, int]:
+    """Exact minimum feedback vertex set by reduction and branching (Levy & Low rules): (size, one such set).
 
     ``graph`` maps each node bit to its successor mask (successors are nodes
     of the graph). Reductions, applied until none fits:
@@ -431,7 +507,10 @@ def _solve_fvs(graph: dict[int, int]) -> int:
       bypass it, linking its predecessors straight to its successors.
 
     Then branch on the node with the most edges: either it joins the set, or
-    it stays out and is bypassed. Reduced subgraphs are cached.
+    it stays out and is bypassed. Reduced subgraphs are cached. A feedback
+    set of a reduced graph, plus the nodes counted on the way, is one of the
+    original graph: every cycle through a bypassed node becomes a cycle (or
+    a self-loop) through its neighbours in the reduced graph.
     """
     predecessors = dict.fromkeys(graph, 0)
     for node, targets in graph.items():
@@ -440,27 +519,30 @@ def _solve_fvs(graph: dict[int, int]) -> int:
     return _branch(dict(graph), predecessors)
 
 
-def _branch(graph: dict[int, int], predecessors: dict[int, int]) -> int:
-    forced = _reduce(graph, predecessors)
+def _branch(graph: dict[int, int], predecessors: dict[int, int]) -> tuple[int, int]:
+    forced_size, forced = _reduce(graph, predecessors)
     if not graph:
-        return forced
+        return forced_size, forced
     key = tuple(sorted(graph.items()))
     cached = _FVS_CACHE.get(key)
     if cached is None:
         pivot = max(graph, key=lambda node: graph[node].bit_count() + predecessors[node].bit_count())
         without, without_predecessors = dict(graph), dict(predecessors)
         _remove(without, without_predecessors, pivot)
-        cached = 1 + _branch(without, without_predecessors)
-        if cached > 1:  # the other branch can only tie a set of one
+        size, chosen = _branch(without, without_predecessors)
+        cached = (size + 1, chosen | pivot)
+        if size > 0:  # the other branch can only tie a set of one
             _bypass(graph, predecessors, pivot)
-            cached = min(cached, _branch(graph, predecessors))
+            other = _branch(graph, predecessors)
+            if other[0] < cached[0]:
+                cached = other
         _remember(key, cached)
-    return forced + cached
+    return forced_size + cached[0], forced | cached[1]
 
 
-def _reduce(graph: dict[int, int], predecessors: dict[int, int]) -> int:
-    """Apply the reductions in place until none fits; return the number of forced nodes."""
-    forced = 0
+def _reduce(graph: dict[int, int], predecessors: dict[int, int]) -> tuple[int, int]:
+    """Apply the reductions in place until none fits; return (number, mask) of the forced nodes."""
+    forced_size = forced = 0
     pending = list(graph)
     while pending:
         node = pending.pop()
@@ -469,13 +551,14 @@ def _reduce(graph: dict[int, int], predecessors: dict[int, int]) -> int:
             continue
         sources = predecessors[node]
         if targets & node:
-            forced += 1
+            forced_size += 1
+            forced |= node
             pending.extend(_bits(_remove(graph, predecessors, node)))
         elif not targets or not sources:
             pending.extend(_bits(_remove(graph, predecessors, node)))
         elif targets & (targets - 1) == 0 or sources & (sources - 1) == 0:
             pending.extend(_bits(_bypass(graph, predecessors, node)))
-    return forced
+    return forced_size, forced
 
 
 def _remove(graph: dict[int, int], predecessors: dict[int, int], node: int) -> int:
