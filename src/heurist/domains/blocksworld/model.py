@@ -82,11 +82,12 @@ class BlocksWorldProblem(ShowsItself):
         changes only two stacks, instead of starting from scratch.
         """
         self._pairs = [
-            (source, target)
+            (source, target, {block: Move(block, source, target) for block in self.blocks})
             for source in range(self.stack_count)
             for target in range(self.stack_count)
             if source != target
         ]
+        """(source, target, block -> the move) for every pair of stacks, moves made once."""
 
     @property
     def initial_state(self) -> State:
@@ -97,7 +98,7 @@ class BlocksWorldProblem(ShowsItself):
 
     def successors(self, state: State) -> Iterator[tuple[Move, State, int]]:
         """Every legal move, source stack ascending, then target stack ascending."""
-        for source, target in self._pairs:
+        for source, target, moves in self._pairs:
             tower = state[source]
             if not tower:
                 continue
@@ -107,7 +108,7 @@ class BlocksWorldProblem(ShowsItself):
             child[target] = state[target] + block
             successor = tuple(child)
             self.last_successor = (successor, state, source, target)
-            yield Move(block, source, target), successor, 1
+            yield moves[block], successor, 1
 
     def apply(self, state: State, move: Move) -> State:
         """The state after ``move``; raises :class:`IllegalMove` if it cannot be made."""
