@@ -232,7 +232,7 @@ class _ParentGraph:
 
     __slots__ = (
         "state", "problem", "misplaced", "rows", "order", "twice", "in_stack", "lower",
-        "tail_masks", "without", "witness", "reach", "reach_all", "acyclic_reach", "columns", "whole", "predecessors",
+        "tail_masks", "without", "witness", "reach", "reach_all", "acyclic_reach", "columns", "core", "whole", "predecessors",
     )
 
     def __init__(self, state: State, problem: BlocksWorld):
@@ -278,7 +278,8 @@ class _ParentGraph:
         self.reach_all: dict[int, int] = {}  # block x -> what x's successors reach in G - x
         self.acyclic_reach: dict[int, int] = {}  # block x -> the same, through blocks on no cycle of G - x
         self.columns: dict[int, int] = {}  # stack t -> blocks that wait for a block put on t
-        self.whole: int | None = None  # mfvs(G)
+        self.whole: tuple[int, int] | None = None  # (mfvs(G), one such set)
+        self.core: int | None = None  # the blocks that may lie on a cycle of G
         self.predecessors: dict[int, int] | None = None  # block -> the blocks that wait for it
 
     def child_value(self, source: int, target: int) -> int:
@@ -290,12 +291,10 @@ class _ParentGraph:
         x = problem.bit[block]
         in_stack = self.in_stack
         if not in_stack[source]:  # x was in position: the whole stack was
-            if self.whole is None:
-                self.whole = self._feedback_set_size(0)[0]
-            return self.misplaced + 1 + self.whole
+            return self.misplaced + 1 + self._whole()[0]
         without = self.without.get(x)
         if without is None:
-            without, self.witness[x] = self._feedback_set_size(x)
+            without, self.witness[x] = self._without(x)
             self.without[x] = without
         if not in_stack[target]:
             goal = problem.goal_state[target]
@@ -318,6 +317,29 @@ class _ParentGraph:
         if acyclic_reach & column:  # a cycle through x that no minimum set for G - x meets
             return self.misplaced + without + 1
         return self.misplaced + without + self._child_feedback_set_size(x, column)
+
+    def _whole(self) -> tuple[int, int]:
+        """(mfvs(G), one such set)."""
+        if self.whole is None:
+            self.whole = self._feedback_set_size(0)
+        return self.whole
+
+    def _without(self, x: int) -> tuple[int, int]:
+        """(mfvs(G - x), one such set), from G's own set when that settles it.
+
+        A smallest set S for G that holds x leaves S - x for G - x, and
+        mfvs(G - x) >= mfvs(G) - 1. When x lies on no cycle of G (outside
+        the blocks that wait for themselves), G - x has the same cycles
+        but for x's, none, so S still serves and the size is the same.
+        """
+        size, chosen = self._whole()
+        if x & chosen:
+            return size - 1, chosen & ~x
+        if self.core is None:
+            self.core = self._cyclic_core(0)
+        if not x & self.core:
+            return size, chosen
+        return self._feedback_set_size(x)
 
     def _feedback_set_size(self, x: int) -> tuple[int, int]:
         """(mfvs(G - x), one such set), or the same for G when ``x`` is 0."""
@@ -400,13 +422,13 @@ class _ParentGraph:
         twice = self.twice & ~x  # x waits for itself in G, maybe, but not in G'
         rows = self.rows
         with_x = [(x, rows[x] & core)]
-        without_x = []
         for node in self.order:
             if node & core and not node & twice:
                 row = rows[node] & core
-                without_x.append((node, row))
                 with_x.append((node, row | x if node & column else row))
-        return _minimum_feedback_vertex_set(with_x, twice) - _minimum_feedback_vertex_set(without_x, twice)
+        # A smallest set for G - x meets each of its components in a smallest
+        # set for that component, so the witness inside the core is one for G[core].
+        return _minimum_feedback_vertex_set(with_x, twice) - (self.witness[x] & core & ~twice).bit_count()
 
     def _predecessors(self) -> dict[int, int]:
         """Each misplaced block -> the blocks that wait for it."""
