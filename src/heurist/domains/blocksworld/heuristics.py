@@ -232,7 +232,7 @@ class _ParentGraph:
 
     __slots__ = (
         "state", "problem", "misplaced", "rows", "order", "twice", "in_stack", "lower",
-        "tail_masks", "without", "witness", "reach", "reach_all", "acyclic_reach", "columns", "core", "whole", "predecessors",
+        "tail_masks", "without", "witness", "reach", "reach_all", "acyclic_reach", "other_reach", "columns", "core", "whole", "predecessors",
     )
 
     def __init__(self, state: State, problem: BlocksWorld):
@@ -276,6 +276,7 @@ class _ParentGraph:
         self.witness: dict[int, int] = {}  # block x -> one minimum feedback vertex set of G - x
         self.reach: dict[int, int] = {}  # block x -> what x's successors reach in G - x - witness
         self.reach_all: dict[int, int] = {}  # block x -> what x's successors reach in G - x
+        self.other_reach: dict[int, int | None] = {}  # block x -> the same, avoiding G's set less x
         self.acyclic_reach: dict[int, int] = {}  # block x -> the same, through blocks on no cycle of G - x
         self.columns: dict[int, int] = {}  # stack t -> blocks that wait for a block put on t
         self.whole: tuple[int, int] | None = None  # (mfvs(G), one such set)
@@ -316,6 +317,11 @@ class _ParentGraph:
             acyclic_reach = self.acyclic_reach[x] = self._reach(x, self._cyclic_core(x))
         if acyclic_reach & column:  # a cycle through x that no minimum set for G - x meets
             return self.misplaced + without + 1
+        if x not in self.other_reach:
+            self.other_reach[x] = self._other_reach(x, without)
+        other_reach = self.other_reach[x]
+        if other_reach is not None and not other_reach & column:  # G's set, less x, does as well
+            return self.misplaced + without
         return self.misplaced + without + self._child_feedback_set_size(x, column)
 
     def _whole(self) -> tuple[int, int]:
@@ -357,6 +363,13 @@ class _ParentGraph:
             if below & on_target:
                 column |= node
         return column
+
+    def _other_reach(self, x: int, without: int) -> int | None:
+        """Like ``reach``, avoiding G's smallest set less x instead, when that is another smallest set for G - x."""
+        chosen = self._whole()[1] & ~x
+        if chosen == self.witness[x] or chosen.bit_count() != without:
+            return None
+        return self._reach(x, chosen)
 
     def _cyclic_core(self, x: int) -> int:
         """The blocks that may lie on a cycle of G - x: what is left after stripping, self-loops included.
