@@ -10,7 +10,7 @@ it finishes, then the count.
 
     .venv/bin/python benchmarks/blocksworld_challenge.py                   # all 45, 60 CPU s each
     .venv/bin/python benchmarks/blocksworld_challenge.py --only 11 26 42 --time-limit 10
-    .venv/bin/python benchmarks/blocksworld_challenge.py --only 11 12 --algo wastar --weight 3   # not optimal
+    .venv/bin/python benchmarks/blocksworld_challenge.py --only 11 12 13 14 15 --algo wastar --weight 2.5 --time-limit 10   # not optimal
 """
 
 from __future__ import annotations

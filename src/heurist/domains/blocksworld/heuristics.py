@@ -105,10 +105,42 @@ def deadlock(state: State, problem: BlocksWorld) -> int:
     Consistency is not proved; the tests check it on every edge of complete
     small state spaces, and the search reopens states in any case, so A*
     stays optimal either way.
+
+    A child that the problem has just generated (``problem.last_successor``)
+    is evaluated from its parent's waits-for graph, which is built once per
+    expansion (see :class:`_ParentGraph`); any other state is evaluated from
+    scratch. Both give the same value.
     """
+    last = problem.last_successor
+    if last is not None and last[0] is state:
+        _, parent, source, target = last
+        graph = problem.heuristic_memo.get("deadlock-parent")
+        if graph is None or graph.state is not parent:
+            graph = problem.heuristic_memo["deadlock-parent"] = _ParentGraph(parent, problem)
+        return graph.child_value(source, target)
+    return _deadlock_from_scratch(state, problem)
+
+
+def _stack_memo(problem: BlocksWorld) -> list[dict[str, tuple[int, tuple, tuple]]]:
+    """Per stack position, the summaries of the stack contents seen so far (see :func:`_stack_summary`)."""
     memo = problem.heuristic_memo.get("deadlock")
     if memo is None:
         memo = problem.heuristic_memo["deadlock"] = [{} for _ in problem.goal_state]
+    return memo
+
+
+def _summary(stack_memo: dict, current: str, goal: str, bit: dict[str, int]) -> tuple[int, tuple, tuple]:
+    known = stack_memo.get(current)
+    if known is None:
+        known = stack_memo[current] = _stack_summary(current, goal, bit)
+        if len(stack_memo) > _MEMO_LIMIT:
+            stack_memo.clear()
+    return known
+
+
+def _deadlock_from_scratch(state: State, problem: BlocksWorld) -> int:
+    """The ``deadlock`` value of any state, computed from the state alone (the reference computation)."""
+    memo = _stack_memo(problem)
     misplaced = 0
     in_stack = []  # per stack: mask of its misplaced blocks
     tails = []  # per stack: the goal's blocks above the correct prefix, as bits
@@ -163,6 +195,263 @@ def _stack_summary(current: str, goal: str, bit: dict[str, int]) -> tuple[int, t
     return mask, tuple(pairs), tuple(bit[block] for block in goal[length:])
 
 
+class _ParentGraph:
+    """The waits-for graph of a state being expanded, to evaluate its children cheaply.
+
+    Moving block x from stack s to stack t changes, in the waits-for graph,
+    only the edges into and out of x. Every other block keeps its stack, its
+    blocks above (up to x), its goal tail and its place in it: a move changes
+    a stack's correct prefix only by x itself, and x is the top of s before
+    the move and the top of t after it, so it lies above nothing. Writing G
+    for the parent's graph and G' for the child's, G' - x = G - x, hence
+
+        mfvs(G - x) <= mfvs(G') <= mfvs(G - x) + 1.
+
+    The child's value follows from F_x = mfvs(G - x), computed once per moved
+    block, without building G':
+
+    * x was in position on s: it becomes misplaced with nothing to wait
+      for (nothing misplaced is left on s), so it lies on no cycle and
+      h' = misplaced + 1 + mfvs(G);
+    * x lands in position on t: it leaves the graph, h' = misplaced - 1 + F_x;
+    * x waits for itself in G' (t is its goal stack, or a block below x in
+      its goal tail is on t): it is in every feedback set, h' = misplaced + 1 + F_x;
+    * the smallest feedback set found for G - x also breaks every cycle
+      through x in G' (no block that x waits for reaches, in G - x without
+      that set, a block that waits for x in G'): h' = misplaced + F_x;
+    * some cycle through x in G' runs only through blocks that lie on no
+      cycle of G - x, so it meets no smallest feedback set of G - x:
+      h' = misplaced + 1 + F_x;
+    * otherwise the strongly connected component of x in G' is solved
+      exactly, with and without x.
+
+    In G', the blocks that wait for x (the column of x) are the blocks of
+    t's goal tail (x is now a misplaced block on t) and the blocks with a
+    block below them in their goal tail now on t (x is now above it).
+    """
+
+    __slots__ = (
+        "state", "problem", "misplaced", "rows", "order", "twice", "in_stack", "lower",
+        "tail_masks", "without", "witness", "reach", "reach_all", "acyclic_reach", "other_reach", "columns", "core", "whole", "predecessors",
+    )
+
+    def __init__(self, state: State, problem: BlocksWorld):
+        self.state = state
+        self.problem = problem
+        bit = problem.bit
+        misplaced = 0
+        in_stack = []  # per stack: mask of its misplaced blocks
+        tails = []
+        above: dict[int, int] = {}
+        for current, stack_memo, goal in zip(state, _stack_memo(problem), problem.goal_state):
+            mask, pairs, tail = _summary(stack_memo, current, goal, bit)
+            in_stack.append(mask)
+            tails.append(tail)
+            above.update(pairs)
+            misplaced += len(pairs)
+        rows: dict[int, int] = {}  # misplaced block -> mask of the blocks it waits for
+        lower: dict[int, int] = {}  # misplaced block -> the blocks below it in its goal tail
+        order: list[int] = []  # the misplaced blocks, goal stack by goal stack, bottom up
+        tail_masks = []
+        twice = 0
+        for blockers, tail in zip(in_stack, tails):
+            below = 0
+            for node in tail:
+                rows[node] = blockers
+                lower[node] = below
+                order.append(node)
+                if blockers & node:
+                    twice |= node
+                below |= node
+                blockers |= above[node]
+            tail_masks.append(below)
+        self.misplaced = misplaced
+        self.rows = rows
+        self.order = order
+        self.twice = twice
+        self.in_stack = in_stack
+        self.lower = lower
+        self.tail_masks = tail_masks
+        self.without: dict[int, int] = {}  # block x -> F_x = mfvs(G - x)
+        self.witness: dict[int, int] = {}  # block x -> one minimum feedback vertex set of G - x
+        self.reach: dict[int, int] = {}  # block x -> what x's successors reach in G - x - witness
+        self.reach_all: dict[int, int] = {}  # block x -> what x's successors reach in G - x
+        self.other_reach: dict[int, int | None] = {}  # block x -> the same, avoiding G's set less x
+        self.acyclic_reach: dict[int, int] = {}  # block x -> the same, through blocks on no cycle of G - x
+        self.columns: dict[int, int] = {}  # stack t -> blocks that wait for a block put on t
+        self.whole: tuple[int, int] | None = None  # (mfvs(G), one such set)
+        self.core: int | None = None  # the blocks that may lie on a cycle of G
+        self.predecessors: dict[int, int] | None = None  # block -> the blocks that wait for it
+
+    def child_value(self, source: int, target: int) -> int:
+        """The ``deadlock`` value of the child reached by moving the top block of ``source`` onto ``target``."""
+        problem = self.problem
+        state = self.state
+        tower = state[source]
+        block = tower[-1]
+        x = problem.bit[block]
+        in_stack = self.in_stack
+        if not in_stack[source]:  # x was in position: the whole stack was
+            return self.misplaced + 1 + self._whole()[0]
+        without = self.without.get(x)
+        if without is None:
+            without, self.witness[x] = self._without(x)
+            self.without[x] = without
+        if not in_stack[target]:
+            goal = problem.goal_state[target]
+            height = len(state[target])
+            if height < len(goal) and goal[height] == block:  # x lands in position
+                return self.misplaced - 1 + without
+        if problem.goal_stack[block] == target or self.lower[x] & in_stack[target]:
+            return self.misplaced + 1 + without
+        column = self.columns.get(target)
+        if column is None:
+            column = self.columns[target] = self._column(target)
+        reach = self.reach.get(x)
+        if reach is None:
+            reach = self.reach[x] = self._reach(x, self.witness[x])
+        if not reach & column:  # the witness for G - x breaks every cycle of G' too
+            return self.misplaced + without
+        acyclic_reach = self.acyclic_reach.get(x)
+        if acyclic_reach is None:
+            acyclic_reach = self.acyclic_reach[x] = self._reach(x, self._cyclic_core(x))
+        if acyclic_reach & column:  # a cycle through x that no minimum set for G - x meets
+            return self.misplaced + without + 1
+        if x not in self.other_reach:
+            self.other_reach[x] = self._other_reach(x, without)
+        other_reach = self.other_reach[x]
+        if other_reach is not None and not other_reach & column:  # G's set, less x, does as well
+            return self.misplaced + without
+        return self.misplaced + without + self._child_feedback_set_size(x, column)
+
+    def _whole(self) -> tuple[int, int]:
+        """(mfvs(G), one such set)."""
+        if self.whole is None:
+            self.whole = self._feedback_set_size(0)
+        return self.whole
+
+    def _without(self, x: int) -> tuple[int, int]:
+        """(mfvs(G - x), one such set), from G's own set when that settles it.
+
+        A smallest set S for G that holds x leaves S - x for G - x, and
+        mfvs(G - x) >= mfvs(G) - 1. When x lies on no cycle of G (outside
+        the blocks that wait for themselves), G - x has the same cycles
+        but for x's, none, so S still serves and the size is the same.
+        """
+        size, chosen = self._whole()
+        if x & chosen:
+            return size - 1, chosen & ~x
+        if self.core is None:
+            self.core = self._cyclic_core(0)
+        if not x & self.core:
+            return size, chosen
+        return self._feedback_set_size(x)
+
+    def _feedback_set_size(self, x: int) -> tuple[int, int]:
+        """(mfvs(G - x), one such set), or the same for G when ``x`` is 0."""
+        twice = self.twice
+        gone = twice | x
+        waits = [(node, row) for node, row in self.rows.items() if row and not node & gone]
+        size, chosen = _minimum_feedback_set(waits, gone) if waits else _EMPTY_SET
+        return size + (twice & ~x).bit_count(), chosen | twice & ~x
+
+    def _column(self, target: int) -> int:
+        """The blocks that wait for a misplaced block put on top of stack ``target``."""
+        on_target = self.in_stack[target]
+        column = self.tail_masks[target]
+        for node, below in self.lower.items():
+            if below & on_target:
+                column |= node
+        return column
+
+    def _other_reach(self, x: int, without: int) -> int | None:
+        """Like ``reach``, avoiding G's smallest set less x instead, when that is another smallest set for G - x."""
+        chosen = self._whole()[1] & ~x
+        if chosen == self.witness[x] or chosen.bit_count() != without:
+            return None
+        return self._reach(x, chosen)
+
+    def _cyclic_core(self, x: int) -> int:
+        """The blocks that may lie on a cycle of G - x: what is left after stripping, self-loops included.
+
+        A smallest feedback set of G - x holds only such blocks (a block on no
+        cycle could be dropped from it).
+        """
+        twice = self.twice
+        gone = twice | x
+        alive = 0
+        for node in self.rows:
+            alive |= node
+        alive &= ~gone
+        while True:
+            targets = 0
+            kept = 0
+            for node in _bits(alive):
+                successors = self.rows[node] & alive
+                if successors:
+                    kept |= node
+                    targets |= successors
+            kept &= targets
+            if kept == alive:
+                return alive | (twice & ~x)
+            alive = kept
+
+    def _reach(self, x: int, avoided: int) -> int:
+        """The blocks reachable in G - x - ``avoided`` from the blocks that x waits for (these included)."""
+        rows = self.rows
+        blocked = x | avoided
+        reach = frontier = rows[x] & ~blocked
+        while frontier:
+            found = 0
+            for node in _bits(frontier):
+                found |= rows[node]
+            frontier = found & ~reach & ~blocked
+            reach |= frontier
+        return reach
+
+    def _child_feedback_set_size(self, x: int, column: int) -> int:
+        """mfvs(G') - mfvs(G - x) for the child where x (misplaced, no self-loop) is waited for by ``column``.
+
+        Only the strongly connected component of x in G' matters: its other
+        blocks are those that x reaches and that reach x, that is, blocks
+        reachable in G - x from the blocks x waits for that also reach, in
+        G - x, a block of ``column``. They form a union of components of
+        G - x, and every other component is the same in G' and in G - x, so
+        the difference is mfvs(G'[x and those]) - mfvs(G[those]).
+        """
+        reach = self.reach_all.get(x)
+        if reach is None:
+            reach = self.reach_all[x] = self._reach(x, 0)
+        predecessors = self.predecessors
+        if predecessors is None:
+            predecessors = self.predecessors = self._predecessors()
+        core = frontier = column & reach
+        while frontier:
+            found = 0
+            for node in _bits(frontier):
+                found |= predecessors[node]
+            frontier = found & reach & ~core
+            core |= frontier
+        twice = self.twice & ~x  # x waits for itself in G, maybe, but not in G'
+        rows = self.rows
+        with_x = [(x, rows[x] & core)]
+        for node in self.order:
+            if node & core and not node & twice:
+                row = rows[node] & core
+                with_x.append((node, row | x if node & column else row))
+        # A smallest set for G - x meets each of its components in a smallest
+        # set for that component, so the witness inside the core is one for G[core].
+        return _minimum_feedback_vertex_set(with_x, twice) - (self.witness[x] & core & ~twice).bit_count()
+
+    def _predecessors(self) -> dict[int, int]:
+        """Each misplaced block -> the blocks that wait for it."""
+        predecessors = dict.fromkeys(self.rows, 0)
+        for node, row in self.rows.items():
+            for target in _bits(row):
+                predecessors[target] |= node
+        return predecessors
+
+
 def _bit_table(shift: int) -> list[tuple[int, ...]]:
     return [tuple(1 << (i + shift) for i in range(_HALF) if m >> i & 1) for m in range(1 << _HALF)]
 
@@ -177,7 +466,7 @@ def _bits(mask: int) -> tuple[int, ...]:
     return _LOW_BITS[mask & 0x1FFF] + _HIGH_BITS[mask >> _HALF]
 
 
-_FVS_CACHE: dict[tuple, int] = {}  # cyclic core -> minimum feedback vertex set size
+_FVS_CACHE: dict[tuple, tuple[int, int]] = {}  # cyclic core -> (minimum feedback vertex set size, one such set)
 _FVS_CACHE_LIMIT = 200_000
 
 
@@ -194,6 +483,16 @@ def _minimum_feedback_vertex_set(
     ``alive`` and ``targets``, the union of the nodes and of the successor
     masks in ``waits``, save a pass when the caller already has them.
     """
+    return _minimum_feedback_set(waits, removed, alive, targets)[0]
+
+
+def _minimum_feedback_set(
+    waits: list[tuple[int, int]], removed: int, alive: int | None = None, targets: int | None = None
+) -> tuple[int, int]:
+    """(size, mask) of one smallest feedback vertex set, as :func:`_minimum_feedback_vertex_set` finds it.
+
+    The mask holds nodes of ``waits`` only (``removed`` is not included).
+    """
     pairs = waits
     if alive is None or targets is None:
         alive = targets = 0
@@ -204,7 +503,7 @@ def _minimum_feedback_vertex_set(
     while True:
         kept = [(node, successors) for node, successors in pairs if node & targets and successors & alive]
         if not kept:
-            return 0
+            return _EMPTY_SET
         if len(kept) == len(pairs):
             break
         pairs = kept
@@ -221,14 +520,17 @@ def _minimum_feedback_vertex_set(
     return cached
 
 
-def _remember(key: tuple, size: int) -> None:
+_EMPTY_SET = (0, 0)
+
+
+def _remember(key: tuple, solution: tuple[int, int]) -> None:
     if len(_FVS_CACHE) >= _FVS_CACHE_LIMIT:
         _FVS_CACHE.clear()
-    _FVS_CACHE[key] = size
+    _FVS_CACHE[key] = solution
 
 
-def _solve_fvs(graph: dict[int, int]) -> int:
-    """Exact minimum feedback vertex set by reduction and branching (Levy & Low rules).
+def _solve_fvs(graph: dict[int, int]) -> tuple[int, int]:
+    """Exact minimum feedback vertex set by reduction and branching (Levy & Low rules): (size, one such set).
 
     ``graph`` maps each node bit to its successor mask (successors are nodes
     of the graph). Reductions, applied until none fits:
@@ -240,7 +542,10 @@ def _solve_fvs(graph: dict[int, int]) -> int:
       bypass it, linking its predecessors straight to its successors.
 
     Then branch on the node with the most edges: either it joins the set, or
-    it stays out and is bypassed. Reduced subgraphs are cached.
+    it stays out and is bypassed. Reduced subgraphs are cached. A feedback
+    set of a reduced graph, plus the nodes counted on the way, is one of the
+    original graph: every cycle through a bypassed node becomes a cycle (or
+    a self-loop) through its neighbours in the reduced graph.
     """
     predecessors = dict.fromkeys(graph, 0)
     for node, targets in graph.items():
@@ -249,27 +554,30 @@ def _solve_fvs(graph: dict[int, int]) -> int:
     return _branch(dict(graph), predecessors)
 
 
-def _branch(graph: dict[int, int], predecessors: dict[int, int]) -> int:
-    forced = _reduce(graph, predecessors)
+def _branch(graph: dict[int, int], predecessors: dict[int, int]) -> tuple[int, int]:
+    forced_size, forced = _reduce(graph, predecessors)
     if not graph:
-        return forced
+        return forced_size, forced
     key = tuple(sorted(graph.items()))
     cached = _FVS_CACHE.get(key)
     if cached is None:
         pivot = max(graph, key=lambda node: graph[node].bit_count() + predecessors[node].bit_count())
         without, without_predecessors = dict(graph), dict(predecessors)
         _remove(without, without_predecessors, pivot)
-        cached = 1 + _branch(without, without_predecessors)
-        if cached > 1:  # the other branch can only tie a set of one
+        size, chosen = _branch(without, without_predecessors)
+        cached = (size + 1, chosen | pivot)
+        if size > 0:  # the other branch can only tie a set of one
             _bypass(graph, predecessors, pivot)
-            cached = min(cached, _branch(graph, predecessors))
+            other = _branch(graph, predecessors)
+            if other[0] < cached[0]:
+                cached = other
         _remember(key, cached)
-    return forced + cached
+    return forced_size + cached[0], forced | cached[1]
 
 
-def _reduce(graph: dict[int, int], predecessors: dict[int, int]) -> int:
-    """Apply the reductions in place until none fits; return the number of forced nodes."""
-    forced = 0
+def _reduce(graph: dict[int, int], predecessors: dict[int, int]) -> tuple[int, int]:
+    """Apply the reductions in place until none fits; return (number, mask) of the forced nodes."""
+    forced_size = forced = 0
     pending = list(graph)
     while pending:
         node = pending.pop()
@@ -278,13 +586,14 @@ def _reduce(graph: dict[int, int], predecessors: dict[int, int]) -> int:
             continue
         sources = predecessors[node]
         if targets & node:
-            forced += 1
+            forced_size += 1
+            forced |= node
             pending.extend(_bits(_remove(graph, predecessors, node)))
         elif not targets or not sources:
             pending.extend(_bits(_remove(graph, predecessors, node)))
         elif targets & (targets - 1) == 0 or sources & (sources - 1) == 0:
             pending.extend(_bits(_bypass(graph, predecessors, node)))
-    return forced
+    return forced_size, forced
 
 
 def _remove(graph: dict[int, int], predecessors: dict[int, int], node: int) -> int:

@@ -73,12 +73,21 @@ class BlocksWorldProblem(ShowsItself):
                 self.goal_height[block] = height
         self.heuristic_memo: dict[str, object] = {}
         """Per-instance tables that heuristics build lazily (keyed by heuristic name)."""
+        self.last_successor: tuple[State, State, int, int] | None = None
+        """(child, parent, source, target) of the successor :meth:`successors` yielded last.
+
+        A search evaluates each child right after it is generated, so a
+        heuristic that finds its argument here (by identity) may compute the
+        child's value from data it keeps about the parent, where a move
+        changes only two stacks, instead of starting from scratch.
+        """
         self._pairs = [
-            (source, target)
+            (source, target, {block: Move(block, source, target) for block in self.blocks})
             for source in range(self.stack_count)
             for target in range(self.stack_count)
             if source != target
         ]
+        """(source, target, block -> the move) for every pair of stacks, moves made once."""
 
     @property
     def initial_state(self) -> State:
@@ -89,7 +98,7 @@ class BlocksWorldProblem(ShowsItself):
 
     def successors(self, state: State) -> Iterator[tuple[Move, State, int]]:
         """Every legal move, source stack ascending, then target stack ascending."""
-        for source, target in self._pairs:
+        for source, target, moves in self._pairs:
             tower = state[source]
             if not tower:
                 continue
@@ -97,7 +106,9 @@ class BlocksWorldProblem(ShowsItself):
             child = list(state)
             child[source] = tower[:-1]
             child[target] = state[target] + block
-            yield Move(block, source, target), tuple(child), 1
+            successor = tuple(child)
+            self.last_successor = (successor, state, source, target)
+            yield moves[block], successor, 1
 
     def apply(self, state: State, move: Move) -> State:
         """The state after ``move``; raises :class:`IllegalMove` if it cannot be made."""
