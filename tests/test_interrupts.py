@@ -297,3 +297,26 @@ def test_solve_shows_progress_on_a_terminal_unless_quiet():
     assert drawn.endswith("\r\x1b[K")
     status, drawn = run_on_terminal("solve", "blocksworld", BWCHP11, "--time-limit", "1.2", "--quiet")
     assert status == 3 and drawn == ""
+
+
+class _Endless:
+    """Every state has four new children: a search that only a limit ends, with much to free."""
+
+    initial_state = (0,) * 20
+
+    def is_goal(self, state) -> bool:
+        return False
+
+    def successors(self, state):
+        for i in range(4):
+            yield i, state[1:] + (state[0] * 4 + i + 1,), 1
+
+
+def test_a_search_stopped_by_its_time_limit_keeps_its_statistics_while_its_memory_is_freed(monkeypatch):
+    # Freeing the frontier and closed list after the algorithm returns takes time; the
+    # backstop alarm (made to fire almost at once here) must not discard the finished result.
+    import heurist.search.limits as limits
+
+    monkeypatch.setattr(limits, "_BACKSTOP_GRACE", 0.001)
+    result = search(_Endless(), "astar", lambda state, problem: 0, limits=Limits(time_limit=0.5))
+    assert result.limit == "time" and result.statistics.expansions > 0

@@ -130,6 +130,7 @@ class LimitWatch:
         self.deadline = None if limits.time_limit is None else origin + limits.time_limit
         self.memory_kib = None if limits.memory_limit is None else limits.memory_limit * 1024
         self.progress = None if session is None else session.progress
+        self._session = session if session is not None and session.claim() else None
         self.active = any(x is not None for x in (self.max_expansions, self.deadline, self.memory_kib))
         self.next_check = 0
         self._stride = 1
@@ -161,6 +162,16 @@ class LimitWatch:
         if self.progress is not None:
             self.progress.update(expansions, frontier, f)
         return None
+
+    def finished(self) -> None:
+        """The algorithm has stopped: no alarm may end it now.
+
+        Freeing a large search's frontier and closed list when the algorithm
+        returns can take a good part of a second; the backstop alarm must not
+        fire then and throw away a result that is already complete.
+        """
+        if self._session is not None:
+            self._session.end_search()
 
     def exceeded(self, expansions: int) -> str | None:
         """``check(expansions)``, for callers that check at every expansion."""
@@ -211,6 +222,8 @@ class SearchSession:
         self.deadline = None if self.limits.time_limit is None else self.started + self.limits.time_limit
         self._handlers: dict[int, object] = {}
         self._timer: tuple[object, float] | None = None  # (previous SIGPROF handler, previous timer's deadline)
+        self._alarm_restored = False
+        self._began = self._claimed = False
 
     def __enter__(self) -> SearchSession:
         outermost = not _SESSIONS
@@ -236,8 +249,16 @@ class SearchSession:
         _SESSIONS.append(self)
         return self
 
+    def claim(self) -> bool:
+        """True once, for the first :class:`LimitWatch` made after :meth:`begin_search`: the algorithm's own."""
+        if self._began and not self._claimed:
+            self._claimed = True
+            return True
+        return False
+
     def begin_search(self) -> None:
         """Preparation is over: signals now only set the flag, and the alarm becomes a backstop."""
+        self._began = True
         _STOP.cooperative = True
         if self._timer is not None and self.deadline is not None:
             outer = self._timer[1]
@@ -245,15 +266,21 @@ class SearchSession:
             if outer is None or backstop < outer:
                 _arm(backstop - clock())
 
-    def __exit__(self, *exc_info) -> None:
-        _SESSIONS.pop()
-        if self._timer is not None:
-            handler, outer = self._timer
+    def end_search(self) -> None:
+        """The algorithm has its result: the alarm goes back to what it was before this search."""
+        if self._timer is not None and not self._alarm_restored:
+            self._alarm_restored = True
+            outer = self._timer[1]
             if outer is None:
                 signal.setitimer(signal.ITIMER_PROF, 0)
             else:
                 _arm(outer - clock())
-            signal.signal(signal.SIGPROF, handler)
+
+    def __exit__(self, *exc_info) -> None:
+        _SESSIONS.pop()
+        if self._timer is not None:
+            self.end_search()
+            signal.signal(signal.SIGPROF, self._timer[0])
         for signum, handler in self._handlers.items():
             signal.signal(signum, handler)
         _STOP.cooperative = self._cooperative  # an outer search may still be preparing its heuristic

@@ -50,6 +50,7 @@ def finish(
     ``limit="interrupted"`` (what :meth:`LimitWatch.check` returns after a
     signal) gives status ``interrupted`` and no limit.
     """
+    watch.finished()
     if limit == INTERRUPTED:
         status, limit = Status.INTERRUPTED, None
     statistics.search_time = watch.elapsed()
