@@ -244,3 +244,26 @@ def test_algorithms_that_ignore_the_heuristic_neither_prepare_nor_call_it(algori
     problem = DOMAIN.parse("1 2 3\n4 5 6\n7 0 8\n")
     result = run(problem, algorithm, never)
     assert result.solved and (algorithm == "dfs" or result.cost == 1)
+
+
+def test_the_cyclic_garbage_collector_rests_during_a_search_and_is_back_after_it():
+    import gc
+
+    seen = []
+
+    def heuristic(state, problem):
+        seen.append(gc.isenabled())
+        return 0
+
+    assert gc.isenabled()
+    line = GraphProblem(nx.path_graph(6, create_using=nx.DiGraph), 0, 5)
+    nx.set_edge_attributes(line.graph, 1, "weight")
+    result = search(line, "astar", heuristic)
+    assert result.solved and seen and not any(seen)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        search(line, "astar", heuristic)
+        assert not gc.isenabled()  # a caller's choice is left alone
+    finally:
+        gc.enable()
