@@ -141,7 +141,7 @@ class _WaitsFor:
         return found
 
 
-@HEURISTICS.register("parking", aliases=("H4",))
+@HEURISTICS.register("parking")
 def parking(state: State, problem: BlocksWorld) -> int:
     """Misplaced blocks + blocks moving twice + blocks that must move a third time to park.
 
