@@ -16,14 +16,15 @@ blocks below c in c's goal stack: each must make its last move before c's.
 **Parking lemma.** Let a misplaced block c, now on stack S and bound for goal
 stack T, move exactly twice, and let P be the stack its first move goes to.
 Then P is neither S (a move changes stacks) nor T (the second move, c's last,
-goes onto T, so it cannot start from T). Every c' in pred(c) that is now on P
-and waits for c moves at least twice: if it moved once, that move would be its
-last, so it would come after c's first move (c' waits for c); c' would then
-still be on P, under c, when c arrives, and could not move before c leaves P
-with its last move; but c' must make its last move before c does.
+goes onto T, so it cannot start from T). Let c' be a misplaced block now on P
+that waits for c and that must move before c's last move (c' is in pred(c),
+or c waits for c'). Then c' moves at least twice: if it moved once, that
+move would come after c's first move (c' waits for c), so c' would still be
+on P, under c, when c arrives, and could not move before c leaves P with its
+last move; but c' has to move before that.
 
-So, for each parking stack P (P not S, not T), let W(c, P) be the blocks of
-pred(c) now on P that wait for c. If W(c, P) is non-empty for *every* such P,
+So, for each parking stack P (P not S, not T), let W(c, P) be the blocks c' of
+the lemma now on P. If W(c, P) is non-empty for *every* such P,
 any plan satisfies the clause
 
     c moves at most once, or c moves three times or more,
@@ -129,7 +130,8 @@ class _WaitsFor:
                 if parking in (self.stack_of[block], self.goal_stack_of[block]):
                     continue
                 blocking = 0
-                for other in _bits(self.earlier[block] & self.on_stack[parking]):
+                needed = (self.earlier[block] | self.waits[block]) & self.on_stack[parking]
+                for other in _bits(needed):
                     if self.waits[other] & block:
                         blocking |= other
                 if not blocking:
