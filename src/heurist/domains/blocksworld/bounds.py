@@ -44,9 +44,10 @@ misplaced + |X2| + |X3| moves. The minimum is computed exactly over the first
 ``CLAUSE_LIMIT`` clauses (dropping clauses only lowers it): each clause is
 branched on (c out of X2: c is bypassed in the graph, which keeps every cycle
 through it; c in X3; or c and W(c, P) in X2 for one P), and the remaining
-graph's minimum feedback vertex set is added. Every branch is at least the
-unconstrained minimum, so ``parking`` never falls below ``deadlock`` and the
-search stops at the first branch that reaches it.
+graph's minimum feedback vertex set is added. A branch is cut when its cost
+so far plus the remaining graph's minimum reaches the best count found (a
+bypass never lowers that minimum, a removal lowers it by at most one), so
+``parking`` never falls below ``deadlock``.
 
 Consistency is not proved (the search reopens states, so A* stays optimal).
 Checked against exact distances over complete 4-6 block spaces on 3 and 4
@@ -156,22 +157,28 @@ def parking(state: State, problem: BlocksWorld) -> int:
     if not graph.misplaced:
         return 0
     waits = graph.waits
-    floor = minimum_feedback_vertex_set(waits)
+    floor = _fvs(waits)  # every blocker is a misplaced block, hence a node
     clauses = graph.clauses()[:CLAUSE_LIMIT]
     if not clauses:
         return graph.misplaced + floor
     best = floor + 2 * len(clauses)  # every clause answered by c in X3, at worst
 
     def branch(index: int, remaining: dict[int, int], cost: int, removed: int) -> None:
+        # cost + the remaining graph's minimum is a lower bound for every leaf below:
+        # bypassing a node never lowers the minimum, and removing one lowers it by at most 1.
         nonlocal best
-        if cost >= best or best == floor:
+        lower = cost + _fvs(remaining)
+        if lower >= best:
             return
         if index == len(clauses):
-            best = min(best, cost + minimum_feedback_vertex_set(remaining))
+            best = lower
             return
         block, options = clauses[index]
+        if block & removed and any(blocking & ~removed == 0 for blocking in options):
+            branch(index + 1, remaining, cost, removed)  # the clause holds already
+            return
         if not block & removed:
-            if block in remaining and not remaining[block] & block:
+            if not remaining[block] & block:
                 branch(index + 1, _bypass(remaining, block), cost, removed)  # c moves at most once
             cost += 1
             removed |= block
@@ -219,11 +226,16 @@ def minimum_feedback_vertex_set(graph: dict[int, int]) -> int:
     nodes = 0
     for node in graph:
         nodes |= node
-    graph = {node: successors & nodes for node, successors in graph.items()}
+    return _fvs({node: successors & nodes for node, successors in graph.items()})
+
+
+def _fvs(graph: dict[int, int]) -> int:
+    """:func:`minimum_feedback_vertex_set` for a graph whose successors are all nodes of it."""
     whole = tuple(graph.items())
     known = _FVS_CACHE.get(whole)
     if known is not None:
         return known
+    graph = dict(graph)
     forced = _reduce(graph)
     if not graph:
         _remember(whole, forced)
@@ -232,9 +244,9 @@ def minimum_feedback_vertex_set(graph: dict[int, int]) -> int:
     cached = _FVS_CACHE.get(key)
     if cached is None:
         pivot = max(graph, key=lambda node: graph[node].bit_count())
-        cached = 1 + minimum_feedback_vertex_set(_without(graph, pivot))
+        cached = 1 + _fvs(_without(graph, pivot))
         if cached > 1:
-            cached = min(cached, minimum_feedback_vertex_set(_bypass(graph, pivot)))
+            cached = min(cached, _fvs(_bypass(graph, pivot)))
         _remember(key, cached)
     _remember(whole, forced + cached)
     return forced + cached
