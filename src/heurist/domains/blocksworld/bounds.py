@@ -161,6 +161,10 @@ def parking(state: State, problem: BlocksWorld) -> int:
     clauses = graph.clauses()[:CLAUSE_LIMIT]
     if not clauses:
         return graph.misplaced + floor
+    key = (tuple(waits.items()), tuple((block, tuple(options)) for block, options in clauses))
+    known = _PARKING_CACHE.get(key)
+    if known is not None:
+        return graph.misplaced + known
     best = floor + 2 * len(clauses)  # every clause answered by c in X3, at worst
 
     def branch(index: int, remaining: dict[int, int], cost: int, removed: int) -> None:
@@ -189,7 +193,14 @@ def parking(state: State, problem: BlocksWorld) -> int:
         branch(index + 1, remaining, cost + 1, removed)  # c moves three times or more
 
     branch(0, dict(waits), 0, 0)
+    if len(_PARKING_CACHE) >= _FVS_CACHE_LIMIT:
+        _PARKING_CACHE.clear()
+    _PARKING_CACHE[key] = best
     return graph.misplaced + best
+
+
+_PARKING_CACHE: dict[tuple, int] = {}
+"""(waits-for graph, clauses) -> the least |X2| + |X3|: states often share both."""
 
 
 def _without(graph: dict[int, int], mask: int) -> dict[int, int]:
