@@ -23,8 +23,15 @@ move would come after c's first move (c' waits for c), so c' would still be
 on P, under c, when c arrives, and could not move before c leaves P with its
 last move; but c' has to move before that.
 
-So, for each parking stack P (P not S, not T), let W(c, P) be the blocks c' of
-the lemma now on P. If W(c, P) is non-empty for *every* such P,
+**Freeze lemma.** In the same situation, nothing that is put on P while c
+waits there stays: c must be on top of P again for its last move. So a
+misplaced block d whose goal stack is P, that waits for c and that c waits
+for, moves at least twice: if it moved once, that move would put d on P for
+good, after c's first move (d waits for c) and before c's last move (c waits
+for d), while c is parked on P.
+
+So, for each parking stack P (P not S, not T), let W(c, P) be the blocks c'
+and d of the two lemmas for P. If W(c, P) is non-empty for *every* such P,
 any plan satisfies the clause
 
     c moves at most once, or c moves three times or more,
@@ -39,7 +46,7 @@ where X2 (the blocks moving at least twice) is a feedback vertex set of the
 waits-for graph, X3 (blocks moving three times or more) lies in X2, and every
 clause holds. **Admissible:** the blocks that move at least twice and three
 times in an optimal plan are such a choice (X2 is a feedback vertex set, as
-in ``deadlock``; the clauses hold by the lemma), and the plan has at least
+in ``deadlock``; the clauses hold by the lemmas), and the plan has at least
 misplaced + |X2| + |X3| moves. The minimum is computed exactly over the first
 ``CLAUSE_LIMIT`` clauses (dropping clauses only lowers it): each clause is
 branched on (c out of X2: c is bypassed in the graph, which keeps every cycle
@@ -59,7 +66,7 @@ from __future__ import annotations
 from heurist.domains.blocksworld.heuristics import HEURISTICS
 from heurist.domains.blocksworld.model import BlocksWorld, State
 
-CLAUSE_LIMIT = 6
+CLAUSE_LIMIT = 20
 """At most this many parking clauses are branched on per state (the rest are dropped, which is sound)."""
 
 
@@ -84,7 +91,15 @@ def _common_prefix(current: str, goal: str) -> int:
 class _WaitsFor:
     """The waits-for graph of a state, and where each misplaced block is and must go (bit masks)."""
 
-    __slots__ = ("misplaced", "waits", "earlier", "stack_of", "goal_stack_of", "on_stack")
+    __slots__ = (
+        "misplaced",
+        "waits",
+        "earlier",
+        "stack_of",
+        "goal_stack_of",
+        "on_stack",
+        "bound_for",
+    )
 
     def __init__(self, state: State, problem: BlocksWorld):
         bit = problem.bit
@@ -101,6 +116,9 @@ class _WaitsFor:
         self.stack_of: dict[int, int] = {}
         self.goal_stack_of: dict[int, int] = {}
         self.on_stack: list[int] = []  # per stack: the misplaced blocks on it
+        self.bound_for: list[int] = [0] * len(
+            state
+        )  # per stack: the misplaced blocks whose goal stack it is
         above: dict[int, int] = {}
         for stack, (current, length) in enumerate(zip(state, prefixes)):
             mask = 0
@@ -118,6 +136,7 @@ class _WaitsFor:
                 self.waits[node] = blockers
                 self.earlier[node] = below
                 self.goal_stack_of[node] = stack
+                self.bound_for[stack] |= node
                 below |= node
                 blockers |= above[node]
 
@@ -132,6 +151,7 @@ class _WaitsFor:
                     continue
                 blocking = 0
                 needed = (self.earlier[block] | self.waits[block]) & self.on_stack[parking]
+                needed |= self.waits[block] & self.bound_for[parking]
                 for other in _bits(needed):
                     if self.waits[other] & block:
                         blocking |= other
