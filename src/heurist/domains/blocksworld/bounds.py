@@ -47,14 +47,15 @@ waits-for graph, X3 (blocks moving three times or more) lies in X2, and every
 clause holds. **Admissible:** the blocks that move at least twice and three
 times in an optimal plan are such a choice (X2 is a feedback vertex set, as
 in ``deadlock``; the clauses hold by the lemmas), and the plan has at least
-misplaced + |X2| + |X3| moves. The minimum is computed exactly over the first
+misplaced + |X2| + |X3| moves. The minimum is computed over the first
 ``CLAUSE_LIMIT`` clauses (dropping clauses only lowers it): each clause is
 branched on (c out of X2: c is bypassed in the graph, which keeps every cycle
 through it; c in X3; or c and W(c, P) in X2 for one P), and the remaining
-graph's minimum feedback vertex set is added. A branch is cut when its cost
-so far plus the remaining graph's minimum reaches the best count found (a
-bypass never lowers that minimum, a removal lowers it by at most one), so
-``parking`` never falls below ``deadlock``.
+graph's minimum feedback vertex set is added. Targets from the plain minimum
+upwards are tried in turn, cutting branches that cannot meet the target; if
+``BRANCH_LIMIT`` branching nodes do not settle it, the last target not
+refuted is used, which is still a lower bound. So ``parking`` never falls
+below ``deadlock``, and its value depends only on the state.
 
 Consistency is not proved (the search reopens states, so A* stays optimal).
 Checked against exact distances over complete 4-6 block spaces on 3 and 4
@@ -68,6 +69,9 @@ from heurist.domains.blocksworld.model import BlocksWorld, State
 
 CLAUSE_LIMIT = 20
 """At most this many parking clauses are branched on per state (the rest are dropped, which is sound)."""
+
+BRANCH_LIMIT = 400
+"""At most this many branching nodes per state; past it the count proven so far is used (still a lower bound)."""
 
 
 def _bits(mask: int) -> list[int]:
@@ -185,38 +189,64 @@ def parking(state: State, problem: BlocksWorld) -> int:
     known = _PARKING_CACHE.get(key)
     if known is not None:
         return graph.misplaced + known
-    best = floor + 2 * len(clauses)  # every clause answered by c in X3, at worst
+    best = _least_count(waits, clauses, floor)
+    if len(_PARKING_CACHE) >= _FVS_CACHE_LIMIT:
+        _PARKING_CACHE.clear()
+    _PARKING_CACHE[key] = best
+    return graph.misplaced + best
 
-    def branch(index: int, remaining: dict[int, int], cost: int, removed: int) -> None:
-        # cost + the remaining graph's minimum is a lower bound for every leaf below:
-        # bypassing a node never lowers the minimum, and removing one lowers it by at most 1.
-        nonlocal best
-        lower = cost + _fvs(remaining)
-        if lower >= best:
-            return
+
+class _OutOfNodes(Exception):
+    """The branching for one state used up ``BRANCH_LIMIT`` nodes."""
+
+
+def _least_count(waits: dict[int, int], clauses: list[tuple[int, list[int]]], floor: int) -> int:
+    """The least |X2| + |X3| meeting the clauses, or a proven lower bound on it if branching runs long.
+
+    Tries the targets floor, floor + 1, ... in turn: a depth-first search looks
+    for a choice within the target, cutting a branch when its cost so far plus
+    the remaining graph's minimum feedback vertex set exceeds it (bypassing a
+    node never lowers that minimum, removing one lowers it by at most one).
+    When ``BRANCH_LIMIT`` nodes have been visited in all, the current target is
+    returned: every smaller one was refuted, so it is still a lower bound.
+    """
+    visited = 0
+
+    def fits(index: int, remaining: dict[int, int], cost: int, removed: int, target: int) -> bool:
+        nonlocal visited
+        visited += 1
+        if visited > BRANCH_LIMIT:
+            raise _OutOfNodes
+        if cost + _fvs(remaining) > target:
+            return False
         if index == len(clauses):
-            best = lower
-            return
+            return True
         block, options = clauses[index]
         if block & removed and any(blocking & ~removed == 0 for blocking in options):
-            branch(index + 1, remaining, cost, removed)  # the clause holds already
-            return
+            return fits(index + 1, remaining, cost, removed, target)  # the clause holds already
         if not block & removed:
-            if not remaining[block] & block:
-                branch(index + 1, _bypass(remaining, block), cost, removed)  # c moves at most once
+            if not remaining[block] & block and fits(
+                index + 1, _bypass(remaining, block), cost, removed, target
+            ):
+                return True  # c moves at most once
             cost += 1
             removed |= block
             remaining = _without(remaining, block)
         for blocking in options:  # c parks on P; the blocks of W(c, P) move twice
             new = blocking & ~removed
-            branch(index + 1, _without(remaining, new), cost + new.bit_count(), removed | new)
-        branch(index + 1, remaining, cost + 1, removed)  # c moves three times or more
+            if fits(
+                index + 1, _without(remaining, new), cost + new.bit_count(), removed | new, target
+            ):
+                return True
+        return fits(index + 1, remaining, cost + 1, removed, target)  # c moves three times or more
 
-    branch(0, dict(waits), 0, 0)
-    if len(_PARKING_CACHE) >= _FVS_CACHE_LIMIT:
-        _PARKING_CACHE.clear()
-    _PARKING_CACHE[key] = best
-    return graph.misplaced + best
+    target = floor
+    try:
+        while not fits(0, waits, 0, 0, target):
+            target += 1
+    except _OutOfNodes:
+        pass
+    return target
 
 
 _PARKING_CACHE: dict[tuple, int] = {}
