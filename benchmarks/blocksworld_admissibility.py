@@ -32,7 +32,7 @@ def main() -> None:
     parser.add_argument("--stacks", type=int, nargs="+", default=[3, 4])
     parser.add_argument("--goals", type=int, default=3)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--heuristics", nargs="+", default=["h1", "prefix", "deadlock", "h6"])
+    parser.add_argument("--heuristics", nargs="+", default=["h1", "prefix", "deadlock", "parking", "h6"])
     args = parser.parse_args()
     print("| blocks | stacks | states | goal | heuristic | overestimates | inconsistent edges | mean h/h* | h = h* | max h* |")
     print("|---|---|---|---|---|---|---|---|---|---|")

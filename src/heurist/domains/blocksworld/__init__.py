@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from heurist.domains import Domain, Option, SolutionFormat
+from heurist.domains.blocksworld import bounds as _bounds  # noqa: F401  (registers "parking")
 from heurist.domains.blocksworld import drawing
 from heurist.domains.blocksworld.formats import (
     SOLUTION_FORMAT,
