@@ -112,11 +112,18 @@ class Row:
         return "met" if self.wall <= self.target else f"missed by {self.wall - self.target:.2f} s"
 
 
-def run_command(arguments: list[str], *, limited_when: Callable[[str], bool] | None = None) -> Run:
-    """Run a command to completion; wall time from here, CPU time from the child's rusage."""
+def run_command(
+    arguments: list[str], *, limited_when: Callable[[str], bool] | None = None, cache: bool = True
+) -> Run:
+    """Run a command to completion; wall time from here, CPU time from the child's rusage.
+
+    ``cache=False`` runs it with ``HEURIST_CACHE=off``: pattern databases are built afresh,
+    as on a user's first run of a puzzle.
+    """
+    environment = None if cache else {**os.environ, "HEURIST_CACHE": "off"}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    completed = subprocess.run(arguments, capture_output=True, text=True, cwd=ROOT)
+    completed = subprocess.run(arguments, capture_output=True, text=True, cwd=ROOT, env=environment)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -128,16 +135,18 @@ def run_command(arguments: list[str], *, limited_when: Callable[[str], bool] | N
     return Run(wall, cpu, limited)
 
 
-def heurist(*arguments: str, limited_when: Callable[[str], bool] | None = None) -> Callable[[], Run]:
-    return lambda: run_command([HEURIST, *arguments], limited_when=limited_when)
+def heurist(
+    *arguments: str, limited_when: Callable[[str], bool] | None = None, cache: bool = True
+) -> Callable[[], Run]:
+    return lambda: run_command([HEURIST, *arguments], limited_when=limited_when, cache=cache)
 
 
-def hrd_astar(path: str) -> Callable[[], Run]:
+def hrd_astar(path: str, cache: bool = True) -> Callable[[], Run]:
     def measure() -> Run:
         with tempfile.TemporaryDirectory() as scratch:
             return run_command(
                 [HEURIST, "hrd", "--algo", "astar", "--inputfile", str(DATA / "hrd" / path),
-                 "--outputfile", str(Path(scratch) / "out.txt")]
+                 "--outputfile", str(Path(scratch) / "out.txt")], cache=cache,
             )
 
     return measure
@@ -198,8 +207,12 @@ def rows(repeat: int) -> list[Row]:
                        "puzzles under 1,000 expansions", 0.15, hrd_astar("")), SMALL_KLOTSKI, hrd_astar, repeat),
         slowest_of(Row("klotski-solve-small", f"`heurist solve klotski`, slowest of the same {count} puzzles",
                        0.15, solve_klotski("")), SMALL_KLOTSKI, solve_klotski, repeat),
+        Row("klotski-hrd-easy1-uncached", "the same with `HEURIST_CACHE=off` (pattern databases built "
+            "afresh, as on a puzzle's first run)", 0.15, hrd_astar("f24_w25_goal/easy1.txt", cache=False)),
         Row("klotski-solve-classic", "`heurist solve klotski` on the classic layout (A*, pdb)", 0.3,
             heurist("solve", "klotski", str(DATA / CLASSIC), "--quiet")),
+        Row("klotski-solve-classic-uncached", "the same with `HEURIST_CACHE=off`", 0.3,
+            heurist("solve", "klotski", str(DATA / CLASSIC), "--quiet", cache=False)),
         Row("klotski-bfs-path-classic", "`heurist solve klotski CLASSIC --metric path --algo bfs`", 0.3,
             heurist("solve", "klotski", str(DATA / CLASSIC), "--metric", "path", "--algo", "bfs", "--quiet")),
         Row("klotski-exact-distances-classic", "exact distances of the classic component (25,955 states), "
