@@ -179,6 +179,12 @@ class TreeOrderCoverProblem(CoverProblem):
             follows = 0 if move.mask & targets else move.mask
             yield move, (occupied | move.mask, used | 1 << move.piece, follows), move.size
 
+    def _legal_orders(self, state):
+        """The placements legal in ``state`` as an array of placement orders, in the order above."""
+        occupied, used, last = state
+        within = self.board.diagonal(last) if last else -1
+        return self.board.legal_orders(occupied, used, self.start_bit, within)
+
 
 def make_problem(
     kind: str,
@@ -358,14 +364,12 @@ class _ReachedTreeOrderProblem(TreeOrderCoverProblem):
 
     def successors(self, state):
         self.expanded += 1
-        occupied, used, last = state
-        board = self.board
-        within = board.diagonal(last) if last else -1
-        orders = board.legal_orders(occupied, used, self.start_bit, within)
+        occupied, used, _ = state
+        orders = self._legal_orders(state)
         targets = self.target_mask
         known_h = self.known_h
         known_h.clear()  # the engine asks for the h of a child right after generating it
-        placements = board.placements
+        placements = self.board.placements
         for order, value in zip(orders.tolist(), reach_children(self, state, orders)):
             move = placements[order]
             child = (occupied | move.mask, used | 1 << move.piece, 0 if move.mask & targets else move.mask)
@@ -416,10 +420,9 @@ class _BoundedProblem(TreeOrderCoverProblem):
 
     def successors(self, state):
         self.expanded += 1
-        occupied, used, last = state
+        occupied, used, _ = state
         board = self.board
-        within = board.diagonal(last) if last else -1
-        orders = board.legal_orders(occupied, used, self.start_bit, within)
+        orders = self._legal_orders(state)
         room = self.bound - self._g(state)  # a child of s tiles is pruned when reach >= room - s
         if room < math.inf:
             # a child of s tiles is pruned when its reach is at least room - s; floors are exact below room - 1
