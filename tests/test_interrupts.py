@@ -320,3 +320,23 @@ def test_a_search_stopped_by_its_time_limit_keeps_its_statistics_while_its_memor
     monkeypatch.setattr(limits, "_BACKSTOP_GRACE", 0.001)
     result = search(_Endless(), "astar", lambda state, problem: 0, limits=Limits(time_limit=0.5))
     assert result.limit == "time" and result.statistics.expansions > 0
+
+
+def test_a_command_that_leaves_its_memory_to_the_exit_still_prints_everything_through_a_pipe():
+    # ``heurist solve`` ends with os._exit after a search that stored states: the plan and the
+    # statistics must all be flushed through the pipe first, with the status of the search.
+    process, _ = heurist("solve", "klotski", "data/hrd/w23_s24_char/testhrd_hard1.txt")
+    assert process.returncode == 0, process.stderr
+    assert "status: solved" in process.stdout and process.stdout.rstrip().endswith("KiB")
+    assert "cost: 116" in process.stdout
+    process, _ = heurist("solve", "blocksworld", BWCHP11, "--time-limit", "1", "--quiet")
+    assert process.returncode == 3 and "status: limit reached (time limit)" in process.stdout
+    assert "total_time:" in process.stdout and process.stderr == ""
+
+
+def test_searches_run_by_a_library_caller_free_their_memory():
+    from heurist.cli.main import main
+    from heurist.search.limits import memory_left_to_exit
+
+    assert main(["solve", "klotski", str(ROOT / "data/hrd/f24_w25_goal/easy1.txt"), "--quiet"]) == 0
+    assert not memory_left_to_exit()

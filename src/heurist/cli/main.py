@@ -21,7 +21,7 @@ import heurist
 import heurist.cli
 from heurist.cli.common import EXIT_INPUT_ERROR, EXIT_LIMIT, EXIT_STATUS_HELP, ArgumentParser
 from heurist.errors import InputError
-from heurist.search.limits import SearchStopped
+from heurist.search.limits import SearchStopped, leave_memory_to_exit, memory_left_to_exit
 
 
 def build_parser(command: str | None = None, words: Sequence[str] = ()) -> argparse.ArgumentParser:
@@ -60,6 +60,32 @@ def command_modules(command: str | None = None) -> list:
     modules = [importlib.import_module(f"heurist.cli.{name}") for name in names]
     modules = [module for module in modules if hasattr(module, "register")]
     return sorted(modules, key=lambda m: (getattr(m, "ORDER", 50), m.__name__))
+
+
+SINGLE_RUN_COMMANDS = frozenset({"solve", "hrd", "blocksworld", "blokus", "validate", "render"})
+"""Commands that run one search or two and end: their searches' memory is left to the exit."""
+
+
+def run() -> None:
+    """The ``heurist`` console script: :func:`main`, then the process ends.
+
+    After a command of :data:`SINGLE_RUN_COMMANDS` whose search stored many
+    states, the process ends with ``os._exit`` once its output is flushed,
+    so the kernel takes the memory back at once instead of Python freeing
+    each state (see :func:`heurist.search.limits.leave_memory_to_exit`).
+    """
+    if len(sys.argv) > 1 and sys.argv[1] in SINGLE_RUN_COMMANDS:
+        leave_memory_to_exit()
+    status = main()
+    if memory_left_to_exit():
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                if stream is not None:
+                    stream.flush()
+            except (OSError, ValueError):
+                pass  # main() has reported a failing standard output already
+        os._exit(status)
+    sys.exit(status)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -161,5 +187,5 @@ def _silence(stream) -> None:
         pass
 
 
-if __name__ == "__main__":  # pragma: no cover - the console script calls main()
-    sys.exit(main())
+if __name__ == "__main__":  # pragma: no cover - the console script calls run()
+    run()

@@ -76,6 +76,7 @@ def best_first_search(
         stats.dead_ends, stats.max_frontier = dead_ends, max_open
         stats.evaluated = stats.evaluations = len(record)
         stats.expansions_until_last_jump = until_last_jump
+        watch.keep(record, frontier, closed)
         if goal is None:
             return finish(algorithm, status, stats, watch, limit=limit)
         actions, states, cost = extract_plan(record, goal, offset=2)
