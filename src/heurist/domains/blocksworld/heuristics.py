@@ -130,6 +130,7 @@ def _stack_memo(problem: BlocksWorld) -> list[dict[str, tuple[int, tuple, tuple]
 
 
 def _summary(stack_memo: dict, current: str, goal: str, bit: dict[str, int]) -> tuple[int, tuple, tuple]:
+    """:func:`_stack_summary` of one stack, remembered in that stack position's memo."""
     known = stack_memo.get(current)
     if known is None:
         known = stack_memo[current] = _stack_summary(current, goal, bit)
@@ -146,12 +147,7 @@ def _deadlock_from_scratch(state: State, problem: BlocksWorld) -> int:
     tails = []  # per stack: the goal's blocks above the correct prefix, as bits
     above: dict[int, int] = {}  # misplaced block -> mask of the blocks now above it
     for current, stack_memo, goal in zip(state, memo, problem.goal_state):
-        known = stack_memo.get(current)
-        if known is None:
-            known = stack_memo[current] = _stack_summary(current, goal, problem.bit)
-            if len(stack_memo) > _MEMO_LIMIT:
-                stack_memo.clear()
-        mask, pairs, tail = known
+        mask, pairs, tail = _summary(stack_memo, current, goal, problem.bit)
         in_stack.append(mask)
         tails.append(tail)
         above.update(pairs)
