@@ -214,6 +214,7 @@ def neighbors(state: int, problem: KlotskiProblem) -> float:
 
 PDB_FORMAT = 1
 """Version of the pattern databases' cache entries: raise it whenever their values could change."""
+_PDB_CACHE = "klotski-pdb"  # the kind of entry, a sub-directory of the cache
 
 
 class PatternDatabase:
@@ -243,14 +244,14 @@ class PatternDatabase:
         start = problem.initial_state & self.mask
         key = (PDB_FORMAT, PDB_MAX_STATES, geometry.width, geometry.height, problem.metric, tuple(kept),
                tuple(sorted(self.counted)), start, ("exit", problem.goal_anchor) if goal is None else goal)
-        stored = cache.load("klotski-pdb", key)
+        stored = cache.load(_PDB_CACHE, key)
         if stored is cache.MISSING:
             try:
                 distance, size = self._build(problem, start, goal)
             except OverflowError:
-                cache.store("klotski-pdb", key, None)
+                cache.store(_PDB_CACHE, key, None)
                 raise
-            cache.store("klotski-pdb", key, (distance, size))
+            cache.store(_PDB_CACHE, key, (distance, size))
         elif stored is None:
             raise OverflowError("abstract space too large")
         else:
