@@ -156,8 +156,10 @@ def hrd_astar(path: str, cache: bool = True) -> Callable[[], Run]:
     return measure
 
 
-def slowest_of(row: Row, paths: list[str], command: Callable[[str], Callable[[], Run]], repeat: int) -> Row:
-    """Make ``row`` time every file ``repeat`` times and report the slowest file's medians."""
+def slowest_of(
+    name: str, work: str, target: float, paths: list[str], command: Callable[[str], Callable[[], Run]], repeat: int
+) -> Row:
+    """A row that times every file ``repeat`` times and reports the slowest file's medians."""
 
     def measure() -> Run:
         medians = []
@@ -169,7 +171,7 @@ def slowest_of(row: Row, paths: list[str], command: Callable[[str], Callable[[],
         wall, cpu, row.slowest = max(medians)
         return Run(wall, cpu)
 
-    row.measure, row.repeats_inside = measure, True
+    row = Row(name, work, target, measure, repeats_inside=True)
     return row
 
 
@@ -207,10 +209,10 @@ def rows(repeat: int) -> list[Row]:
     table = [
         Row("klotski-hrd-easy1", "`heurist hrd --algo astar` on f24_w25_goal/easy1.txt (one move)", 0.15,
             hrd_astar("f24_w25_goal/easy1.txt")),
-        slowest_of(Row("klotski-hrd-small", f"`heurist hrd --algo astar`, slowest of the {count} course "
-                       "puzzles under 1,000 expansions", 0.15, hrd_astar("")), SMALL_KLOTSKI, hrd_astar, repeat),
-        slowest_of(Row("klotski-solve-small", f"`heurist solve klotski`, slowest of the same {count} puzzles",
-                       0.15, solve_klotski("")), SMALL_KLOTSKI, solve_klotski, repeat),
+        slowest_of("klotski-hrd-small", f"`heurist hrd --algo astar`, slowest of the {count} course "
+                   "puzzles under 1,000 expansions", 0.15, SMALL_KLOTSKI, hrd_astar, repeat),
+        slowest_of("klotski-solve-small", f"`heurist solve klotski`, slowest of the same {count} puzzles",
+                   0.15, SMALL_KLOTSKI, solve_klotski, repeat),
         Row("klotski-hrd-easy1-uncached", "the same with `HEURIST_CACHE=off` (pattern databases built "
             "afresh, as on a puzzle's first run)", 0.15, hrd_astar("f24_w25_goal/easy1.txt", cache=False)),
         Row("klotski-solve-classic", "`heurist solve klotski` on the classic layout (A*, pdb)", 0.3,
