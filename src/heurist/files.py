@@ -101,19 +101,23 @@ def _write_temporary(path: Path, data: bytes) -> str:
     return temporary
 
 
-def write_atomically(path: str | Path, data: str | bytes) -> None:
+def write_atomically(path: str | Path, data: str | bytes, *, replace_special: bool = False) -> None:
     """Write ``data`` (text, written as is without newline translation, or bytes) to ``path``.
 
     A regular file (or a new one) is written to a temporary file in the same
     directory, which then replaces ``path`` in one step: an interrupted run
     leaves the old file or none, never a truncated one. The file gets the usual
     permissions (0666 less the umask). A device, FIFO or symbolic link is
-    written through. Any failure is an :class:`InputError` naming the path.
+    written through, unless ``replace_special``: then whatever is at ``path``
+    (a link, a FIFO planted by someone else) is replaced by the new regular
+    file and never written through. Any failure is an :class:`InputError`
+    naming the path.
     """
-    write_files([(path, data)], check=False)
+    write_files([(path, data)], check=False, replace_special=replace_special)
 
 
-def write_files(files: Iterable[tuple[str | Path, str | bytes]], *, check: bool = True) -> None:
+def write_files(files: Iterable[tuple[str | Path, str | bytes]], *, check: bool = True,
+                replace_special: bool = False) -> None:
     """Write several files all or nothing, as far as the file system allows.
 
     Every path is checked first (:func:`check_writable`), then every regular
@@ -122,16 +126,21 @@ def write_files(files: Iterable[tuple[str | Path, str | bytes]], *, check: bool 
     no regular file has been replaced.
     """
     files = [(Path(path), _encoded(data)) for path, data in files]
+
+    def through(path: Path) -> bool:
+        return not replace_special and writes_through(path)
+
     if check:
         for path, _ in files:
-            check_writable(path)
+            if not replace_special or not writes_through(path):
+                check_writable(path)
     temporaries: list[tuple[str, Path]] = []
     try:
         for path, data in files:
-            if not writes_through(path):
+            if not through(path):
                 temporaries.append((_write_temporary(path, data), path))
         for path, data in files:
-            if writes_through(path):
+            if through(path):
                 _write_through(path, data)
         while temporaries:
             temporary, path = temporaries[0]

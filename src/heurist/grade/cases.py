@@ -9,12 +9,18 @@ override).
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 import shlex
+import stat
+import tempfile
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from heurist.analysis.domains import load_problem
 from heurist.bench.suites import SUITES, natural_key, suite_instances
 from heurist.domains import get_domain
 from heurist.errors import InputError
@@ -41,17 +47,72 @@ DFS_OUTPUT_FILE = "dfs_output.txt"
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
+MAX_TEST_BYTES = 64 * 1024 * 1024
+"""A test file larger than this is refused when the tests are collected."""
+
+
 @dataclass(frozen=True)
 class Case:
-    """One test: ``name`` (unique in the run), the domain, the file and the domain's options for it."""
+    """One test: ``name`` (unique in the run), the domain, the file, the domain's options for it, and the
+    file's bytes as they were when the tests were collected: every run gets a fresh copy of those bytes,
+    the problem is loaded from them and the optimum is keyed by their hash, so a test changed on disk
+    during grading changes nothing."""
 
     name: str
     domain: str
     path: str
     options: dict[str, Any] = field(default_factory=dict, hash=False)
+    data: bytes = field(default=b"", repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.data:
+            object.__setattr__(self, "data", read_test(self.path))
 
     def key(self) -> str:
         return self.name
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.data).hexdigest()
+
+    def problem(self) -> Any:
+        """The test's instance, loaded from the collected bytes (once per process)."""
+        key = (self.domain, self.sha256, Path(self.path).name, repr(sorted(self.options.items())))
+        with _PROBLEMS_LOCK:
+            found = _PROBLEMS.get(key)
+        if found is None:
+            found = load_test(self.domain, self.data, Path(self.path).name, self.options)
+            with _PROBLEMS_LOCK:
+                _PROBLEMS[key] = found
+        return found
+
+
+_PROBLEMS: dict[tuple, Any] = {}
+_PROBLEMS_LOCK = threading.Lock()
+
+
+def read_test(path: str | Path) -> bytes:
+    """A test file's bytes: a regular file (a link to one is fine: the tests are the grader's), bounded."""
+    try:
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as error:
+        raise InputError(f"cannot read: {error.strerror}", path) from None
+    with os.fdopen(handle, "rb") as stream:
+        if not stat.S_ISREG(os.fstat(handle).st_mode):
+            raise InputError("not a regular file", path)
+        data = stream.read(MAX_TEST_BYTES + 1)
+    if len(data) > MAX_TEST_BYTES:
+        raise InputError(f"larger than {MAX_TEST_BYTES // 2 ** 20} MiB: not a test", path)
+    return data
+
+
+def load_test(domain_name: str, data: bytes, name: str, options: dict[str, Any]) -> Any:
+    """The instance of ``data`` (written to a private temporary file named ``name`` for the domain's loader)."""
+    domain = get_domain(domain_name)
+    with tempfile.TemporaryDirectory(prefix="heurist-test-") as directory:
+        path = Path(directory) / name
+        path.write_bytes(data)
+        return load_problem(domain, path, **options)
 
 
 def template_placeholders(template: str) -> list[str]:

@@ -21,12 +21,15 @@ from heurist.domains import Domain
 from heurist.errors import InputError
 from heurist.grade.optima import OptimumInfo
 from heurist.grade.verdicts import Verdict
+from heurist.search import Status
 from heurist.search.solutions import Solution
 
 EXPECT = ("optimal", "legal")
 
 _SCORE_LINE = re.compile(r"Expanded nodes: (\d+), score: (\d+)")
 _BOARD_TOKEN = re.compile(r"^[.#xXsS]$")
+MAX_JUDGED_STEPS = 200_000
+"""Plans longer than this are not replayed (``--max-plan-steps``): a verdict, not a stalled grader."""
 REBUILD_BUDGET = 200_000
 """States the rebuilding of a Blokus plan from its final board may visit."""
 
@@ -44,7 +47,7 @@ def _indent(text: str, prefix: str = "    ") -> str:
 
 
 def judge_text(domain: Domain, problem: Any, text: str, source: str, optimum: OptimumInfo,
-               expect: str = "optimal") -> Judgement:
+               expect: str = "optimal", *, max_steps: int = MAX_JUDGED_STEPS) -> Judgement:
     """The verdict on one output ``text`` (``source`` names it in messages) for ``problem``."""
     if not text.strip():
         return Judgement(Verdict.NO_OUTPUT, f"{source} is empty")
@@ -54,6 +57,10 @@ def judge_text(domain: Domain, problem: Any, text: str, source: str, optimum: Op
         if domain.name == "blokus" and _SCORE_LINE.search(text):
             return judge_blokus_report(domain, problem, text, source, optimum, expect)
         return _bad_format(text, error)
+    steps = len(solution.states) - 1 if solution.states is not None else len(solution.moves or ())
+    if steps > max_steps:
+        return Judgement(Verdict.BAD_FORMAT, f"a plan of {steps:,} steps is too long to judge "
+                         f"(--max-plan-steps {max_steps:,})")
     return judge_solution(domain, problem, solution, optimum, expect)
 
 
@@ -70,14 +77,28 @@ def judge_solution(domain: Domain, problem: Any, solution: Solution, optimum: Op
                    expect: str = "optimal") -> Judgement:
     """Replay ``solution`` and judge it against ``optimum`` and the expectation."""
     report = validate_solution(domain, problem, solution, optimum.as_optimum(), instance=solution.source)
-    return _from_report(report, optimum, expect)
+    judged = _from_report(report, optimum, expect)
+    if judged.verdict is Verdict.ILLEGAL and _reversed(problem, solution):
+        judged.detail += "; the plan seems written goal-first: it starts at a goal and ends at the test's start"
+    return judged
+
+
+def _reversed(problem: Any, solution: Solution) -> bool:
+    """Whether a list of states runs backwards: from a goal to the instance's start."""
+    states = solution.states
+    if not states or len(states) < 2:
+        return False
+    try:
+        return states[-1] == problem.initial_state and bool(problem.is_goal(states[0]))
+    except Exception:  # a state the domain cannot test is simply not reversed
+        return False
 
 
 def _from_report(report: ValidationReport, optimum: OptimumInfo, expect: str) -> Judgement:
     if report.claim == "no solution":
-        if optimum.status == "unsolvable":
+        if optimum.status is Status.UNSOLVABLE:
             return Judgement(Verdict.PASS, "'No solution', and the test is unsolvable")
-        if optimum.status == "solved":
+        if optimum.status is Status.SOLVED:
             return Judgement(Verdict.WRONG_GOAL, f"claims no solution, but a plan of cost {optimum.cost:g} exists")
         return Judgement(Verdict.UNVERIFIED, "claims no solution; whether one exists is unknown within the limits")
     if report.illegal_step is not None:
@@ -100,7 +121,7 @@ def _from_report(report: ValidationReport, optimum: OptimumInfo, expect: str) ->
         if expect == "legal":
             return Judgement(Verdict.PASS, f"legal, cost {cost:g} (optimum {optimum.cost:g})", cost=cost)
         return Judgement(Verdict.NOT_OPTIMAL, f"cost {cost:g}, optimum {optimum.cost:g}", cost=cost)
-    if optimum.status == "unsolvable":
+    if optimum.status is Status.UNSOLVABLE:
         return Judgement(Verdict.UNVERIFIED, "a plan to a goal, yet the optimal search found the test unsolvable",
                          cost=cost)
     if expect == "legal":
@@ -150,7 +171,7 @@ def rebuild_plan(problem: Any, final: int, budget: int = REBUILD_BUDGET) -> list
 
 def judge_blokus_report(domain: Domain, problem: Any, text: str, source: str, optimum: OptimumInfo,
                         expect: str = "optimal") -> Judgement:
-    """A ``game.py`` report without moves: its final board rebuilt and replayed, or its score alone."""
+    """A ``game.py`` report without moves: its final board rebuilt and replayed; a score line alone is refused."""
     matches = list(_SCORE_LINE.finditer(text))
     score = int(matches[-1].group(2))
     line = text[: matches[-1].start()].count("\n") + 1
@@ -168,19 +189,9 @@ def judge_blokus_report(domain: Domain, problem: Any, text: str, source: str, op
         judged = judge_solution(domain, problem, solution, optimum, expect)
         judged.detail += " (plan rebuilt from the final board)"
         return judged
-    if optimum.status == "unsolvable":
-        return Judgement(Verdict.WRONG_GOAL, f"line {line}: reports score {score}, but the test is unsolvable")
-    if optimum.status != "solved" or optimum.score is None:
-        return Judgement(Verdict.UNVERIFIED, f"score {score}; the optimum is unknown ({optimum.describe()})")
-    best = optimum.score
-    if score < best:
-        return Judgement(Verdict.WRONG_GOAL, f"line {line}: score {score} is below the optimum {best}: "
-                         "no legal plan reaches a goal with so few tiles")
-    if score > best and expect == "optimal":
-        return Judgement(Verdict.NOT_OPTIMAL, f"score {score}, optimum {best} (judged by the score line alone)",
-                         cost=score)
-    return Judgement(Verdict.PASS, f"score {score} (optimum {best}; judged by the score line alone)", cost=score)
+    return Judgement(Verdict.BAD_FORMAT, f"line {line}: a score line alone (score {score}) proves nothing: "
+                     "print the final board or the moves")
 
 
-__all__ = ["EXPECT", "Judgement", "final_board", "judge_blokus_report", "judge_solution", "judge_text",
+__all__ = ["EXPECT", "MAX_JUDGED_STEPS", "Judgement", "final_board", "judge_blokus_report", "judge_solution", "judge_text",
            "rebuild_plan"]

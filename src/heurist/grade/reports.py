@@ -23,11 +23,11 @@ from typing import Any
 from xml.etree import ElementTree
 
 from heurist.errors import InputError, read_text
-from heurist.files import write_atomically
+from heurist.files import write_atomically, write_files
 from heurist.grade.verdicts import TestResult, Verdict
 
 CSV_FIELDS = ["program", "test", "verdict", "passed", "cost", "optimum", "exit_status", "wall_time", "cpu_time",
-              "detail", "notes"]
+              "detail", "notes", "isolation"]
 
 
 def read_weights(path: str | Path) -> dict[str, float]:
@@ -86,11 +86,22 @@ def _count_table(title: str, key: str, results: list[TestResult]) -> list[str]:
     return [*lines, ""]
 
 
+def _markdown_cell(text: str) -> str:
+    """``text`` as one Markdown table cell that cannot start a link, an HTML tag or another cell."""
+    for character in "\\`*_[]<>|":
+        text = text.replace(character, "\\" + character)
+    return text.replace("\n", " ")
+
+
 def markdown_report(results: list[TestResult], metadata: dict[str, Any]) -> str:
     passed = sum(result.passed for result in results)
     lines = ["# heurist grade", ""]
     if metadata.get("command"):
         lines += [f"`{metadata['command']}`", ""]
+    if metadata.get("isolation"):
+        lines += [f"Isolation: {metadata['isolation']}.", ""]
+    if metadata.get("isolation_warning"):
+        lines += [f"**Warning: {metadata['isolation_warning']}.**", ""]
     lines += [f"{passed} of {len(results)} runs passed "
               f"({len(_ordered(r.program for r in results))} programs x {len(_ordered(r.test for r in results))} tests).",
               ""]
@@ -100,7 +111,7 @@ def markdown_report(results: list[TestResult], metadata: dict[str, Any]) -> str:
     if failures:
         lines += ["## Failures", "", "| program | test | verdict | detail |", "|---|---|---|---|"]
         for result in failures:
-            detail = result.detail.replace("|", "\\|").replace("\n", " ")
+            detail = _markdown_cell(result.detail)
             lines.append(f"| {result.program} | {result.test} | {result.verdict.value} | {detail} |")
         lines.append("")
     return "\n".join(lines)
@@ -160,6 +171,30 @@ def junit_xml(results: list[TestResult]) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ElementTree.tostring(root, encoding="unicode") + "\n"
 
 
+def write_all_reports(results: list[TestResult], metadata: dict[str, Any], *, out: Path | None = None,
+                      gradescope: str | Path | None = None, junit: str | Path | None = None,
+                      weights: dict[str, float] | None = None, default_weight: float = 1.0) -> list[Path]:
+    """Every report asked for, all or nothing: each is written to a temporary file first, and only when all
+    are written do they replace their paths (as new regular files: never through a link or a FIFO)."""
+    files: list[tuple[Path, str]] = []
+    if out is not None:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise InputError(f"cannot create: {error.strerror}", out) from None
+        files += [(out / "results.csv", csv_text(results)), (out / "results.json", json_text(results, metadata)),
+                  (out / "report.md", markdown_report(results, metadata))]
+    if gradescope:
+        document = gradescope_document(results, weights, default_weight)
+        if metadata.get("isolation_warning"):
+            document["output"] = f"warning: {metadata['isolation_warning']}"
+        files.append((Path(gradescope), json.dumps(document, indent=1) + "\n"))
+    if junit:
+        files.append((Path(junit), junit_xml(results)))
+    write_files(files, replace_special=True)
+    return [path for path, _ in files]
+
+
 def write_reports(results: list[TestResult], out: Path, metadata: dict[str, Any]) -> list[Path]:
     """``results.csv``, ``results.json`` and ``report.md`` in ``out``."""
     try:
@@ -183,5 +218,5 @@ def write_junit(results: list[TestResult], path: str | Path) -> None:
     write_atomically(path, junit_xml(results))
 
 
-__all__ = ["csv_text", "gradescope_document", "json_text", "junit_xml", "markdown_report", "read_weights",
+__all__ = ["csv_text", "write_all_reports", "gradescope_document", "json_text", "junit_xml", "markdown_report", "read_weights",
            "write_gradescope", "write_junit", "write_reports"]

@@ -70,6 +70,7 @@ class TestResult:
     wall_time: float | None = None
     cpu_time: float | None = None
     notes: list[str] = field(default_factory=list)
+    isolation: str = ""  # the level the run had (heurist.grade.isolation.Isolation's value)
 
     @property
     def passed(self) -> bool:
