@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import pytest
 
 from heurist.cli.main import main
 from heurist.domains import get_domain
-from heurist.grade import Limits, OptimumCache, Verdict, collect_cases, grade, parse_program
+from heurist.grade import Limits, OptimumCache, Verdict, choose_isolation, collect_cases, grade, parse_program
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = Path(__file__).resolve().parent / "grade_samples"
@@ -26,6 +27,22 @@ DATA = ROOT / "data"
 PYTHON = sys.executable
 
 LIMITS = ["--timeout", "6", "--memory-limit", "1024", "--max-output", "256K", "--jobs", "2"]
+
+
+@pytest.fixture(scope="session")
+def course_library(tmp_path_factory) -> Path:
+    """A copy of heurist for the samples to solve with: the grader's own installation is hidden from runs."""
+    library = tmp_path_factory.mktemp("courselib")
+    shutil.copytree(ROOT / "src" / "heurist", library / "heurist",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    return library
+
+
+@pytest.fixture(scope="session")
+def sandbox(course_library) -> list[str]:
+    """What the sample programs need to see in a sandbox: this Python, the samples and the course library."""
+    return ["--readable", sys.prefix, "--readable", str(SAMPLES), "--readable", str(course_library),
+            "--env", f"PYTHONPATH={course_library}"]
 
 EXPECTED = {
     "optimal": Verdict.PASS,
@@ -39,7 +56,7 @@ EXPECTED = {
     "sleep": Verdict.TIMED_OUT,
     "memory": Verdict.OUT_OF_MEMORY,
     "flood": Verdict.BAD_FORMAT,
-    "tamper": Verdict.CHANGED_INPUT,
+    "tamper": Verdict.CRASHED,  # the test's copy is read-only in the sandbox: the write fails
 }
 
 TEMPLATES = {
@@ -67,7 +84,7 @@ def programs(domain: str, modes) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory):
+def graded(tmp_path_factory, sandbox):
     """Every sample of every domain graded once; the reports and the before/after snapshots."""
     root = tmp_path_factory.mktemp("grade")
     tests, work, out, cache = root / "tests", root / "work", root / "out", root / "optima.json"
@@ -84,7 +101,7 @@ def graded(tmp_path_factory):
     unsolvable = blokus.load("tiny_set.txt", board_size=(2, 6), start=(0, 0), targets=((0, 5), (1, 5)))
     (tests / "blokus" / "unsolvable.txt").write_text(blokus.write_instance(unsolvable))
     before = snapshot(tests, SAMPLES)
-    common = [*LIMITS, "--workdir", str(work), "--cache", str(cache)]
+    common = [*LIMITS, "--workdir", str(work), "--cache", str(cache), *sandbox]
     statuses = {}
     runs = {
         "klotski": (list(EXPECTED), [str(tests / "klotski")]),
@@ -111,7 +128,7 @@ def test_each_sample_gets_its_verdict(graded, domain, test):
     found = verdicts(graded["results"][domain], test)
     expected = {mode: verdict.value for mode, verdict in EXPECTED.items()}
     if domain == "blokus":
-        expected.update(board="pass", score="pass")  # game.py's own report: the final board, or the score alone
+        expected.update(board="pass", score="bad format")  # game.py's report: the final board proves the score
     assert found == expected
     assert graded["statuses"][domain] == 1  # some test failed
 
@@ -128,10 +145,10 @@ def test_verdicts_say_why(graded):
     assert "6 s of wall time" in rows["sleep"]["detail"]
     assert "MemoryError" in rows["memory"]["report"]
     assert "cut off" in rows["flood"]["detail"]
-    assert "copy of the test file" in rows["tamper"]["detail"]
+    assert "Read-only file system" in rows["tamper"]["report"]
     blokus = {row["program"]: row for row in graded["results"]["blokus"] if row["test"] == "cover6.txt"}
     assert blokus["board"]["detail"] == "optimal, cost 7 (plan rebuilt from the final board)"
-    assert "judged by the score line alone" in blokus["score"]["detail"]
+    assert "a score line alone (score 7) proves nothing" in blokus["score"]["detail"]
 
 
 def test_no_solution_passes_on_an_unsolvable_test(graded):
@@ -198,7 +215,7 @@ def test_optima_are_cached_by_file_content(graded, tmp_path):
     assert not cached and info.cost == 40
 
 
-def test_v1_form_students_directories_and_weights(tmp_path, capsys):
+def test_v1_form_students_directories_and_weights(tmp_path, capsys, sandbox):
     puzzle = tmp_path / "hrd_input1.txt"
     puzzle.write_bytes((DATA / "hrd/f22_numeric/hrd_input1.txt").read_bytes())
     students = tmp_path / "students"
@@ -212,7 +229,7 @@ def test_v1_form_students_directories_and_weights(tmp_path, capsys):
     weights.write_text("hrd_input1.txt 5\n")
     before[str(weights)] = digest(weights)
     status = main(["grade", "klotski", "--programs", str(students), "--program",
-                   f"{PYTHON} hrd.py {{input}} {{dfs_output}} {{output}}", str(puzzle), *LIMITS, "--no-cache",
+                   f"{PYTHON} hrd.py {{input}} {{dfs_output}} {{output}}", str(puzzle), *LIMITS, "--no-cache", *sandbox,
                    "--weights", str(weights), "--gradescope", str(tmp_path / "gs.json")])
     printed = capsys.readouterr().out
     assert status == 1 and "1/2 passed" in printed and "alice" in printed and "bob" in printed
@@ -224,7 +241,7 @@ def test_v1_form_students_directories_and_weights(tmp_path, capsys):
     assert after == before
 
 
-def test_dask_executor_on_a_local_cluster(tmp_path):
+def test_dask_executor_on_a_local_cluster(tmp_path, course_library):
     distributed = pytest.importorskip("dask.distributed")
     puzzle = tmp_path / "med4.txt"
     puzzle.write_bytes((DATA / "hrd/w23_s24_char/testhrd_med4.txt").read_bytes())
@@ -234,8 +251,10 @@ def test_dask_executor_on_a_local_cluster(tmp_path):
     chosen = [parse_program(f"{mode}={template.replace('MODE', mode)}") for mode in ("optimal", "illegal")]
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   dashboard_address=None) as cluster, distributed.Client(cluster) as client:
-        results = grade(chosen, cases, Limits(timeout=30, memory_mib=1024), optima, executor="dask",
-                        scheduler=client)
+        limits = Limits(timeout=30, memory_mib=1024, isolation=choose_isolation(),
+                        readable=(sys.prefix, str(SAMPLES), str(course_library)),
+                        env=(("PYTHONPATH", str(course_library)),))
+        results = grade(chosen, cases, limits, optima, executor="dask", scheduler=client)
     assert [(r.program, r.verdict) for r in results] == [("optimal", Verdict.PASS), ("illegal", Verdict.ILLEGAL)]
 
 

@@ -310,11 +310,11 @@ def _run_test(program: Program, case: Case, limits: Limits, optimum: OptimumInfo
             spec.workdir = directory
             spec.env = _environment(limits, directory)
         outcome = run_limited(spec)
-        if directory is not None:
-            notes += _input_changes(Path(directory) / input_name, case)
+        changes = _input_changes(Path(directory) / input_name, case) if directory is not None else []
+        notes += changes
         judged = _judge(outcome, spec, domain, problem, optimum, limits, notes)
-        if notes and judged.verdict in (Verdict.PASS, Verdict.NOT_OPTIMAL):
-            judged = Judgement(Verdict.CHANGED_INPUT, notes[0], f"its output: {judged.detail}", judged.cost)
+        if changes and judged.verdict in (Verdict.PASS, Verdict.NOT_OPTIMAL):
+            judged = Judgement(Verdict.CHANGED_INPUT, changes[0], f"its output: {judged.detail}", judged.cost)
         return TestResult(
             program.name, case.name, judged.verdict, judged.detail, judged.report, judged.cost,
             optimum.cost, outcome.returncode, outcome.wall_time, outcome.cpu_time, notes,
@@ -358,7 +358,7 @@ def _judge(outcome: Outcome, spec: RunSpec, domain: Any, problem: Any, optimum: 
     if OUTPUT_FILE in spec.outputs:
         data = outcome.files.get(OUTPUT_FILE)
         problem_note = outcome.file_problems.get(OUTPUT_FILE)
-        cut = problem_note == "cut off"
+        cut = problem_note == "cut off" or outcome.output_exceeded  # killed for flooding stdout: unfinished
         source = OUTPUT_FILE
     else:
         data, source, problem_note = outcome.stdout, "stdout", None
