@@ -51,8 +51,16 @@ _PAGE = os.sysconf("SC_PAGE_SIZE")
 
 _LAUNCHER = r"""
 import os, resource, shutil, signal, sys
-(cpu, memory, fsize, nproc, result_fd, kill_all, cap) = (int(word) for word in sys.argv[1:8])
-command, copy_from, outputs = sys.argv[8], sys.argv[9], sys.argv[10:]
+(cpu, memory, fsize, nproc, result_fd, kill_all, cap, uid) = (int(word) for word in sys.argv[1:9])
+command, copy_from, outputs = sys.argv[9], sys.argv[10], sys.argv[11:]
+
+
+def become(uid):
+    os.setgroups([])
+    os.setgid(uid)
+    os.setuid(uid)
+
+
 os.set_inheritable(result_fd, False)
 for sig in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGXCPU):
     signal.signal(sig, signal.SIG_DFL)
@@ -64,6 +72,8 @@ if copy_from:
         sys.exit(126)
 child = os.fork()
 if child == 0:
+    if uid:
+        become(uid)
     if cpu > 0:
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 2))
     if memory > 0:
@@ -86,10 +96,20 @@ while True:
 code = os.waitstatus_to_exitcode(status)
 code = 128 - code if code < 0 else code
 if kill_all:
-    try:
-        os.kill(-1, signal.SIGKILL)
-    except OSError:
-        pass
+    killer = os.fork() if uid else 0
+    if killer == 0:
+        if uid:
+            become(uid)
+        try:
+            os.kill(-1, signal.SIGKILL)
+        except OSError:
+            pass
+        if uid:
+            os._exit(0)
+    else:
+        os.waitpid(killer, 0)
+if uid:
+    become(uid)  # the outputs are read with the program's rights, never the grader's
 stream = os.fdopen(result_fd, "wb")
 for name in outputs:
     try:
@@ -236,9 +256,9 @@ def _kill(process: subprocess.Popen, spec: RunSpec) -> None:
 def kill_uid(uid: int) -> None:
     """Kill every process of ``uid`` (``kill(-1)`` as that uid reaches them all and nothing else)."""
     with contextlib.suppress(OSError, subprocess.SubprocessError):
-        subprocess.run([launcher_python(), "-I", "-S", "-c", "import os; os.kill(-1, 9)"], user=uid, group=uid,
-                       extra_groups=[], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, timeout=10, cwd="/")
+        subprocess.run(["/bin/sh", "-c", "kill -KILL -1"], user=uid, group=uid, extra_groups=[], env={},
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=10,
+                       cwd="/")
 
 
 def _ended(process: subprocess.Popen) -> bool:
@@ -285,10 +305,10 @@ def run_limited(spec: RunSpec) -> Outcome:
     nproc = spec.max_processes if spec.isolation is not Isolation.NONE else 0
     in_sandbox = spec.isolation is Isolation.NAMESPACES
     launcher = [launcher_python(), "-I", "-S", "-c", _LAUNCHER, str(cpu), str(memory), str(spec.max_output + 1),
-                str(nproc), str(result_write), str(int(kill_all)), str(spec.max_output), spec.command,
+                str(nproc), str(result_write), str(int(kill_all)), str(spec.max_output),
+                str(spec.uid or 0) if spec.isolation is Isolation.DEDICATED_UID else "0", spec.command,
                 spec.copy_from or "", *spec.outputs]
     keep = [result_write]
-    user: dict = {}
     if in_sandbox:
         input_read, input_write = os.pipe()
         arguments = [*bwrap_arguments(spec.view, disk_bytes=int(spec.disk_mib * 2 ** 20),
@@ -299,13 +319,11 @@ def run_limited(spec: RunSpec) -> Outcome:
     else:
         arguments = launcher
         cwd = spec.workdir or "."
-        if spec.isolation is Isolation.DEDICATED_UID and spec.uid is not None:
-            user = {"user": spec.uid, "group": spec.uid, "extra_groups": []}
     started = time.perf_counter()
     try:
         process = subprocess.Popen(
             arguments, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            start_new_session=True, env=spec.env, pass_fds=keep, **user,
+            start_new_session=True, env=spec.env, pass_fds=keep,
         )
     finally:
         os.close(result_write)
