@@ -46,7 +46,7 @@ def small_data(tmp_path: Path) -> Path:
 def test_course_suites_are_found_in_natural_order_and_every_instance_loads():
     counts = {name: len(suite_instances(name, DATA)) for name in SUITES}
     assert counts == {
-        "hrd-v1": 7, "hrd-v2": 7, "hrd-v3": 10, "hrd-layouts32": 32,
+        "hrd-v1": 7, "hrd-v2": 7, "hrd-v3": 9, "hrd-layouts32": 32,
         "bw-tamu": 27, "bw-testcases": 4, "bw-challenge": 45, "blokus-course": 10,
     }
     layouts = [instance.name for instance in suite_instances("hrd-layouts32", DATA)]
