@@ -124,3 +124,16 @@ def test_generated_instances_are_reproducible_and_solvable(tmp_path, capsys):
     start = re.search(r"^start: (\d+) (\d+)$", first, re.MULTILINE).groups()
     status, out, _ = run(f'solve blokus {instance} --quiet -s 9 9 --targets "[({start[0]}, {start[1]})]"', capsys)
     assert status == 0 and "cost: 1" in out  # the monomino on the start square
+
+
+def test_validate_reads_the_course_report_by_its_final_board(tmp_path, capsys):
+    cover = ["-s", "6", "6", "-x", "3", "3"]
+    assert main(["blokus", "-p", "small_set.txt", "-f", "astar", "-H", "blokus_cover_heuristic", "-z", "cover",
+                 *cover, "[(2,2), (5,5), (1,4)]"]) == 0
+    report = tmp_path / "report.txt"
+    report.write_text(capsys.readouterr().out)  # the board and 'Expanded nodes: N, score: 7', no moves
+    assert main(["validate", "blokus", "small_set.txt", str(report), *cover, "--targets", "[(2,2), (5,5), (1,4)]"]) == 0
+    assert "verdict: valid and optimal" in capsys.readouterr().out
+    report.write_text("Expanded nodes: 3, score: 7\n")  # the score alone proves nothing
+    assert main(["validate", "blokus", "small_set.txt", str(report), *cover, "--targets", "[(2,2), (5,5), (1,4)]"]) == 2
+    assert "a score line alone (score 7) proves nothing" in capsys.readouterr().err

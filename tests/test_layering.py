@@ -1,4 +1,4 @@
-"""The layers hold: search <- domains <- analysis / render / bench <- cli, and no module imports in a cycle.
+"""The layers hold: search <- domains <- analysis / render / bench <- grade <- cli, and no module imports in a cycle.
 
 Imports are read from the source with ``ast``, function-level ones included
 (they run too); imports under ``if TYPE_CHECKING:`` are left out, since they
@@ -16,11 +16,13 @@ SOURCE = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = SOURCE / "heurist"
 
 LOWER_LAYERS_MAY_NOT_IMPORT = {
-    "heurist.search": ("heurist.domains", "heurist.analysis", "heurist.render", "heurist.bench", "heurist.cli"),
-    "heurist.domains": ("heurist.analysis", "heurist.render", "heurist.bench", "heurist.cli"),
-    "heurist.analysis": ("heurist.render", "heurist.bench", "heurist.cli"),
-    "heurist.render": ("heurist.analysis", "heurist.bench", "heurist.cli"),
-    "heurist.bench": ("heurist.cli",),
+    "heurist.search": ("heurist.domains", "heurist.analysis", "heurist.render", "heurist.bench", "heurist.grade",
+                       "heurist.cli"),
+    "heurist.domains": ("heurist.analysis", "heurist.render", "heurist.bench", "heurist.grade", "heurist.cli"),
+    "heurist.analysis": ("heurist.render", "heurist.bench", "heurist.grade", "heurist.cli"),
+    "heurist.render": ("heurist.analysis", "heurist.bench", "heurist.grade", "heurist.cli"),
+    "heurist.bench": ("heurist.grade", "heurist.cli"),
+    "heurist.grade": ("heurist.render", "heurist.cli"),
 }
 
 

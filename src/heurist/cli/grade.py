@@ -228,10 +228,10 @@ def grade_command(domain, args: argparse.Namespace) -> int:
     if args.programs:
         if len(args.program) != 1:
             raise InputError("--programs DIR runs one --program template in each student's directory", "--programs")
-        template = parse_program(args.program[0]).template
+        template = parse_program(args.program[0], domain=domain.name).template
         programs = student_programs(args.programs, template)
     else:
-        programs = [parse_program(text, number) for number, text in enumerate(args.program, 1)]
+        programs = [parse_program(text, number, domain=domain.name) for number, text in enumerate(args.program, 1)]
     names = [program.name for program in programs]
     duplicates = sorted({name for name in names if names.count(name) > 1})
     if duplicates:

@@ -197,6 +197,9 @@ class Domain:
     """Pictures put row 0 at the bottom, as the course's do, unless asked to flip."""
     legend: ClassVar[tuple[tuple[str, str], ...]] = ()
     """(label, colour) pairs the HTML viewer shows under the board."""
+    template_placeholders: ClassVar[dict[str, str]] = {}
+    """Placeholders of ``heurist grade``'s command templates that this domain fills, and what each becomes
+    (the course's command line asks for them: Blokus's ``-s {size} -x {start}``); see :meth:`template_values`."""
 
     # ----- instances ---------------------------------------------------------------------
 
@@ -293,6 +296,11 @@ class Domain:
             if format.detect(text):
                 return format.read(text, problem, source)
         raise InputError("not a solution file heurist can read", source, 1)
+
+    def template_values(self, problem: Any, input_word: str) -> dict[str, str]:
+        """Shell words for :attr:`template_placeholders` on ``problem`` (``input_word``: the test file's
+        name, already quoted); hook, none by default."""
+        return {}
 
     @property
     def solution_help(self) -> str:

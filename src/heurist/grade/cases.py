@@ -15,7 +15,6 @@ import re
 import shlex
 import stat
 import tempfile
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,13 +32,20 @@ PLACEHOLDERS = {
     "output": "the file the program writes its plan to; without it the plan is read from stdout",
     "dfs_output": "CSC384 V1 form: the DFS output file, which must hold a legal plan",
     "dir": "the program's own directory (--programs: the student's sub-directory; else the current one)",
-    "pieces": "Blokus: the piece file (the same as {input})",
-    "size": "Blokus: the board's rows and columns, two words ('10 10')",
-    "start": "Blokus: the start square's row and column, two words ('3 3')",
-    "targets": "Blokus: the targets as one quoted word ('[(2,2), (5,5)]'), empty when the puzzle has none",
-    "puzzle": "Blokus: fill, corners or cover",
 }
-"""Every placeholder a command template may use, and what it becomes."""
+"""The placeholders of every domain, and what each becomes; a domain adds its own
+(:attr:`~heurist.domains.Domain.template_placeholders`)."""
+
+
+def placeholders_of(domain_name: str | None) -> dict[str, str]:
+    """The placeholders a template for ``domain_name`` may use (every domain's when None)."""
+    from heurist.domains import all_domains
+
+    found = dict(PLACEHOLDERS)
+    domains = [get_domain(domain_name)] if domain_name else all_domains()
+    for domain in domains:
+        found.update({name: text for name, text in domain.template_placeholders.items() if name not in found})
+    return found
 
 OUTPUT_FILE = "output.txt"
 DFS_OUTPUT_FILE = "dfs_output.txt"
@@ -76,19 +82,8 @@ class Case:
         return hashlib.sha256(self.data).hexdigest()
 
     def problem(self) -> Any:
-        """The test's instance, loaded from the collected bytes (once per process)."""
-        key = (self.domain, self.sha256, Path(self.path).name, repr(sorted(self.options.items())))
-        with _PROBLEMS_LOCK:
-            found = _PROBLEMS.get(key)
-        if found is None:
-            found = load_test(self.domain, self.data, Path(self.path).name, self.options)
-            with _PROBLEMS_LOCK:
-                _PROBLEMS[key] = found
-        return found
-
-
-_PROBLEMS: dict[tuple, Any] = {}
-_PROBLEMS_LOCK = threading.Lock()
+        """The test's instance, loaded from the collected bytes (a new one each time: runs judge in parallel)."""
+        return load_test(self.domain, self.data, Path(self.path).name, self.options)
 
 
 def read_test(path: str | Path) -> bytes:
@@ -115,14 +110,15 @@ def load_test(domain_name: str, data: bytes, name: str, options: dict[str, Any])
         return load_problem(domain, path, **options)
 
 
-def template_placeholders(template: str) -> list[str]:
-    """The placeholders ``template`` uses; an unknown one is an :class:`InputError`."""
+def template_placeholders(template: str, domain_name: str | None = None) -> list[str]:
+    """The placeholders ``template`` uses; one unknown to ``domain_name`` is an :class:`InputError`."""
     names = _PLACEHOLDER.findall(template)
-    unknown = sorted({name for name in names if name not in PLACEHOLDERS})
+    known = placeholders_of(domain_name)
+    unknown = sorted({name for name in names if name not in known})
     if unknown:
         raise InputError(
             f"unknown placeholder {{{unknown[0]}}} in {template!r}; known: "
-            + ", ".join(f"{{{name}}}" for name in PLACEHOLDERS), "--program")
+            + ", ".join(f"{{{name}}}" for name in known), "--program")
     if not template.strip():
         raise InputError("the command template is empty", "--program")
     return names
@@ -137,19 +133,11 @@ def placeholder_values(case: Case, problem: Any, input_name: str, program_dir: s
     """The shell words each placeholder becomes for ``case`` (``problem`` is its loaded instance)."""
     values = {
         "input": shlex.quote(input_name),
-        "pieces": shlex.quote(input_name),
         "output": OUTPUT_FILE,
         "dfs_output": DFS_OUTPUT_FILE,
         "dir": shlex.quote(program_dir),
-        "size": "", "start": "", "targets": "", "puzzle": "",
     }
-    board = getattr(problem, "board", None)
-    if case.domain == "blokus" and board is not None:
-        values["size"] = f"{board.rows} {board.cols}"
-        values["start"] = f"{problem.start[0]} {problem.start[1]}"
-        values["puzzle"] = problem.kind
-        if problem.kind == "cover" and problem.targets:
-            values["targets"] = shlex.quote("[" + ", ".join(f"({r},{c})" for r, c in problem.targets) + "]")
+    values.update(get_domain(case.domain).template_values(problem, values["input"]))
     return values
 
 
@@ -196,4 +184,4 @@ def collect_cases(domain: str, tests: list[str], options: dict[str, Any] | None 
 
 
 __all__ = ["DFS_OUTPUT_FILE", "OUTPUT_FILE", "PLACEHOLDERS", "Case", "collect_cases", "fill_template",
-           "placeholder_values", "template_placeholders"]
+           "placeholder_values", "placeholders_of", "template_placeholders"]

@@ -4,14 +4,17 @@
 :class:`Judgement`. The reading is the domain's own
 (:meth:`~heurist.domains.Domain.read_solution`: every course format), the
 replay and the optimality check are :func:`~heurist.analysis.validation.validate_solution`'s.
-A Blokus ``game.py`` report without a move list is judged by its final board
-(the plan is rebuilt from it, piece by piece, and replayed) or, with no board,
-by its ``Expanded nodes: N, score: S`` line against the optimal score.
+Everything domain-specific is the domain's: a Blokus ``game.py`` report
+without moves is read by the domain, which rebuilds the plan from its final
+board (a score line alone proves nothing).
+
+Judging is bounded: a plan of more than ``max_steps`` steps is not replayed
+(``bad format``: "too long to judge"), and no output read is longer than
+``--max-output`` bytes.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,12 +29,8 @@ from heurist.search.solutions import Solution
 
 EXPECT = ("optimal", "legal")
 
-_SCORE_LINE = re.compile(r"Expanded nodes: (\d+), score: (\d+)")
-_BOARD_TOKEN = re.compile(r"^[.#xXsS]$")
 MAX_JUDGED_STEPS = 200_000
 """Plans longer than this are not replayed (``--max-plan-steps``): a verdict, not a stalled grader."""
-REBUILD_BUDGET = 200_000
-"""States the rebuilding of a Blokus plan from its final board may visit."""
 
 
 @dataclass
@@ -54,8 +53,6 @@ def judge_text(domain: Domain, problem: Any, text: str, source: str, optimum: Op
     try:
         solution = domain.read_solution(text, problem, source)
     except InputError as error:
-        if domain.name == "blokus" and _SCORE_LINE.search(text):
-            return judge_blokus_report(domain, problem, text, source, optimum, expect)
         return _bad_format(text, error)
     steps = len(solution.states) - 1 if solution.states is not None else len(solution.moves or ())
     if steps > max_steps:
@@ -78,6 +75,8 @@ def judge_solution(domain: Domain, problem: Any, solution: Solution, optimum: Op
     """Replay ``solution`` and judge it against ``optimum`` and the expectation."""
     report = validate_solution(domain, problem, solution, optimum.as_optimum(), instance=solution.source)
     judged = _from_report(report, optimum, expect)
+    if solution.note:
+        judged.detail += f" ({solution.note})"
     if judged.verdict is Verdict.ILLEGAL and _reversed(problem, solution):
         judged.detail += "; the plan seems written goal-first: it starts at a goal and ends at the test's start"
     return judged
@@ -130,68 +129,4 @@ def _from_report(report: ValidationReport, optimum: OptimumInfo, expect: str) ->
                      cost=cost)
 
 
-def final_board(problem: Any, text: str) -> int | None:
-    """The occupied squares of the last board drawn in ``text`` (a Blokus report), as a bitmask."""
-    board = problem.board
-    runs: list[list[list[str]]] = [[]]
-    for line in text.splitlines():
-        tokens = line.split()
-        if tokens and len(tokens) == board.cols and all(_BOARD_TOKEN.match(token) for token in tokens):
-            runs[-1].append(tokens)
-        elif runs[-1]:
-            runs.append([])
-    boards = [run for run in runs if len(run) == board.rows]
-    if not boards:
-        return None
-    found = boards[-1]
-    mask = 0
-    for row, tokens in enumerate(found):
-        for col, token in enumerate(tokens):
-            if token in ("#", "X", "S"):
-                mask |= board.bit(row, col)
-    return mask
-
-
-def rebuild_plan(problem: Any, final: int, budget: int = REBUILD_BUDGET) -> list[Any] | None:
-    """Legal placements from the start that cover exactly the squares ``final``; None if there are none."""
-    start = problem.initial_state
-    stack = [(start, [])]
-    seen = {start}
-    while stack and len(seen) <= budget:
-        state, moves = stack.pop()
-        if state[0] == final:
-            return moves
-        for action, after, _ in problem.successors(state):
-            if after[0] & ~final or after in seen:
-                continue
-            seen.add(after)
-            stack.append((after, [*moves, action]))
-    return None
-
-
-def judge_blokus_report(domain: Domain, problem: Any, text: str, source: str, optimum: OptimumInfo,
-                        expect: str = "optimal") -> Judgement:
-    """A ``game.py`` report without moves: its final board rebuilt and replayed; a score line alone is refused."""
-    matches = list(_SCORE_LINE.finditer(text))
-    score = int(matches[-1].group(2))
-    line = text[: matches[-1].start()].count("\n") + 1
-    board = final_board(problem, text)
-    if board is not None:
-        tiles = board.bit_count()
-        if tiles != score:
-            return Judgement(Verdict.BAD_FORMAT, f"line {line}: score {score}, but the final board has {tiles} tiles")
-        moves = rebuild_plan(problem, board)
-        if moves is None:
-            drawn = problem.board.draw(board)
-            return Judgement(Verdict.ILLEGAL, "no sequence of legal placements builds the final board",
-                             "the final board:\n" + _indent(drawn))
-        solution = Solution(source, "blokus", moves=moves, lines=[line] * len(moves))
-        judged = judge_solution(domain, problem, solution, optimum, expect)
-        judged.detail += " (plan rebuilt from the final board)"
-        return judged
-    return Judgement(Verdict.BAD_FORMAT, f"line {line}: a score line alone (score {score}) proves nothing: "
-                     "print the final board or the moves")
-
-
-__all__ = ["EXPECT", "MAX_JUDGED_STEPS", "Judgement", "final_board", "judge_blokus_report", "judge_solution", "judge_text",
-           "rebuild_plan"]
+__all__ = ["EXPECT", "MAX_JUDGED_STEPS", "Judgement", "judge_solution", "judge_text"]

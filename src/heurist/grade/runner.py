@@ -94,15 +94,16 @@ class Limits:
     sandbox_uid: int = DEFAULT_SANDBOX_UID
 
 
-def parse_program(text: str, number: int = 1, directory: str | None = None) -> Program:
-    """``NAME=TEMPLATE`` or ``TEMPLATE`` (named ``program``, or ``programN`` after the first)."""
+def parse_program(text: str, number: int = 1, directory: str | None = None, domain: str | None = None) -> Program:
+    """``NAME=TEMPLATE`` or ``TEMPLATE`` (named ``program``, or ``programN`` after the first); a placeholder
+    ``domain`` does not know (any domain's, when None) is an :class:`InputError`."""
     match = re.match(r"^([A-Za-z0-9_.-]+)=(?!=)(.*)$", text, re.S)
     if match and match.group(2).strip():
         name, template = match.group(1), match.group(2)
     else:
         name, template = ("program" if number == 1 else f"program{number}"), text
     program = Program(name, template, directory)
-    program.placeholders  # noqa: B018 - an unknown placeholder is an InputError now
+    template_placeholders(template, domain)
     return program
 
 
@@ -436,6 +437,9 @@ def grade(programs: list[Program], cases: list[Case], limits: Limits, optima: di
           progress: Callable[[TestResult], None] | None = None) -> list[TestResult]:
     """Every program on every test; the results in (program, test) order whatever finished first."""
     _STOPPING.clear()
+    for program in programs:
+        for domain in sorted({case.domain for case in cases}):
+            template_placeholders(program.template, domain)
     limits = replace(limits, protected=protected_paths(cases, programs, limits))
     tasks = [(program, case) for program in programs for case in cases]
     order = {(program.name, case.name): index for index, (program, case) in enumerate(tasks)}

@@ -31,6 +31,7 @@ class Solution:
     stated_cost: float | None = None
     stated_cost_line: int | None = None
     unsolvable: bool = False
+    note: str = ""  # how the plan was read when the file does not list it ("plan rebuilt from the final board")
 
 
 @dataclass

@@ -22,6 +22,7 @@ section (puzzle, board size, start, targets); keyword options override it.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -134,6 +135,13 @@ class BlokusDomain(Domain):
     )
     flips = True
     legend = tuple(drawing.LEGEND)
+    template_placeholders = {
+        "pieces": "the piece file (the same as {input})",
+        "size": "the board's rows and columns, two words ('10 10')",
+        "start": "the start square's row and column, two words ('3 3')",
+        "targets": "the targets as one quoted word ('[(2,2), (5,5)]'), empty when the puzzle has none",
+        "puzzle": "fill, corners or cover",
+    }
     examples = {
         "solve": [
             "heurist solve blokus tiny_set.txt --puzzle fill --board-size 4 7 --algo dfs",
@@ -172,6 +180,15 @@ class BlokusDomain(Domain):
 
     def format_state(self, problem: BlokusProblem, state: tuple) -> str:
         return problem.draw(state)
+
+    def template_values(self, problem: BlokusProblem, input_word: str) -> dict[str, str]:
+        """``game.py``'s words: ``-p {pieces} -s {size} -x {start} -z {puzzle} {targets}``."""
+        board = problem.board
+        targets = ""
+        if problem.kind == "cover" and problem.targets:
+            targets = shlex.quote("[" + ", ".join(f"({r},{c})" for r, c in problem.targets) + "]")
+        return {"pieces": input_word, "size": f"{board.rows} {board.cols}",
+                "start": f"{problem.start[0]} {problem.start[1]}", "targets": targets, "puzzle": problem.kind}
 
     def format_action(self, problem: BlokusProblem, action: Placement) -> str:
         return format_placement(action)

@@ -4,9 +4,12 @@ One placement per line, ``piece N ... at (r,c) (r,c) ...``, as ``heurist
 solve blokus`` and ``heurist blokus --moves`` print it; the boards, the
 ``start:`` line, the statistics, the course's ``Expanded nodes: N, score: S``
 line and the mini-contest's note are skipped, and ``cost: N`` is read as the
-stated cost. :func:`read_solution` is
-the domain's ``read_solution`` hook, used by ``heurist validate`` and
-``heurist render --plan``.
+stated cost. The course's ``game.py`` prints no moves, only the final board
+and ``Expanded nodes: N, score: S``: the plan is then rebuilt from the board
+(legal placements from the start that cover exactly its tiles) and the score
+must be its tile count; a score line alone proves nothing and is refused.
+:func:`read_solution` is the domain's ``read_solution`` hook, used by
+``heurist validate``, ``heurist render --plan`` and ``heurist grade``.
 """
 
 from __future__ import annotations
@@ -29,6 +32,10 @@ _CELL = re.compile(r"\(\s*(\d+)\s*,\s*(\d+)\s*\)")
 _BOARD_ROW = re.compile(r"^[.#xXs ]+$")
 _STATISTIC = re.compile(r"^[a-z_]+: ")
 _COURSE_LINE = re.compile(r"^Expanded nodes: \d+, score: \d+$")
+_SCORE_LINE = re.compile(r"Expanded nodes: (\d+), score: (\d+)")
+_BOARD_TOKEN = re.compile(r"^[.#xXsS]$")
+REBUILD_BUDGET = 200_000
+"""States the rebuilding of a plan from a final board may visit."""
 _CONTEST_NOTE = re.compile(r"^(plan from |A\* did not finish )")
 
 
@@ -120,7 +127,72 @@ def read_solution(text: str, problem: Any, source: str) -> Solution:
         placement = parse_placement(problem, line, source, number)
         moves.append(placement)
         lines.append(number)
-    if not moves:  # an empty file, or statistics alone: no plan and no "no solution" claim
+    if not moves:
+        scores = list(_SCORE_LINE.finditer(text))
+        if scores:
+            return _from_final_board(problem, text, source, scores[-1])
+        # an empty file, or statistics alone: no plan and no "no solution" claim
         raise InputError("the file holds no move and does not say 'no solution'", source,
                          max(1, len(text.splitlines())))
     return Solution(source, "blokus", moves=moves, lines=lines, stated_cost=stated_cost, stated_cost_line=stated_line)
+
+
+def _from_final_board(problem: Any, text: str, source: str, score_line: re.Match) -> Solution:
+    """``game.py``'s report without moves: the plan rebuilt from its last board, checked against its score.
+
+    A board that no sequence of legal placements builds (within :data:`REBUILD_BUDGET`
+    states) is read as one step from the start to that board, so that the replay
+    calls it illegal and draws it.
+    """
+    score = int(score_line.group(2))
+    line = text[: score_line.start()].count("\n") + 1
+    board = final_board(problem, text)
+    if board is None:
+        raise InputError(f"a score line alone (score {score}) proves nothing: print the final board or the moves",
+                         source, line)
+    tiles = board.bit_count()
+    if tiles != score:
+        raise InputError(f"score {score}, but the final board has {tiles} tiles", source, line)
+    moves = rebuild_plan(problem, board)
+    if moves is None:
+        return Solution(source, "blokus", states=[problem.initial_state, (board, 0)], lines=[line, line],
+                        note="no sequence of legal placements builds the final board")
+    return Solution(source, "blokus", moves=moves, lines=[line] * len(moves), note="plan rebuilt from the final board")
+
+
+def final_board(problem: Any, text: str) -> int | None:
+    """The occupied squares of the last board drawn in ``text`` (a ``game.py`` report), as a bitmask."""
+    board = problem.board
+    runs: list[list[list[str]]] = [[]]
+    for line in text.splitlines():
+        tokens = line.split()
+        if tokens and len(tokens) == board.cols and all(_BOARD_TOKEN.match(token) for token in tokens):
+            runs[-1].append(tokens)
+        elif runs[-1]:
+            runs.append([])
+    boards = [run for run in runs if len(run) == board.rows]
+    if not boards:
+        return None
+    mask = 0
+    for row, tokens in enumerate(boards[-1]):
+        for col, token in enumerate(tokens):
+            if token in ("#", "X", "S"):
+                mask |= board.bit(row, col)
+    return mask
+
+
+def rebuild_plan(problem: Any, final: int, budget: int = REBUILD_BUDGET) -> list[Any] | None:
+    """Legal placements from the start that cover exactly the squares ``final``; None if there are none."""
+    start = problem.initial_state
+    stack: list[tuple[Any, list[Any]]] = [(start, [])]
+    seen = {start}
+    while stack and len(seen) <= budget:
+        state, moves = stack.pop()
+        if state[0] == final:
+            return moves
+        for action, after, _ in problem.successors(state):
+            if after[0] & ~final or after in seen:
+                continue
+            seen.add(after)
+            stack.append((after, [*moves, action]))
+    return None
