@@ -186,8 +186,10 @@ def write_all_reports(results: list[TestResult], metadata: dict[str, Any], *, ou
                   (out / "report.md", markdown_report(results, metadata))]
     if gradescope:
         document = gradescope_document(results, weights, default_weight)
-        if metadata.get("isolation_warning"):
-            document["output"] = f"warning: {metadata['isolation_warning']}"
+        if metadata.get("isolation"):
+            document["output"] = f"isolation: {metadata['isolation']}"
+            if metadata.get("isolation_warning"):
+                document["output"] += f"\nwarning: {metadata['isolation_warning']}"
         files.append((Path(gradescope), json.dumps(document, indent=1) + "\n"))
     if junit:
         files.append((Path(junit), junit_xml(results)))
