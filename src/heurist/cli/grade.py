@@ -39,23 +39,23 @@ EXIT_SOME_FAILED = 1
 
 EXAMPLES = """examples, one per course:
   # CSC384 hrd.py, V2/V3 (2023-2025): the plan is the output file
-  heurist grade klotski --program "python3 hrd.py --algo astar --inputfile {input} --outputfile {output}" hrd-v2
+  heurist grade klotski --program "python3 {dir}/hrd.py --algo astar --inputfile {input} --outputfile {output}" hrd-v2
   heurist grade klotski --expect legal \\
-      --program "python3 hrd.py --algo dfs --inputfile {input} --outputfile {output}" hrd-v3
+      --program "python3 {dir}/hrd.py --algo dfs --inputfile {input} --outputfile {output}" hrd-v3
   # CSC384 hrd.py, V1 (Fall 2022): the A* output is judged, the DFS output must be legal
-  heurist grade klotski --program "python3 hrd.py {input} {dfs_output} {output}" hrd-v1
+  heurist grade klotski --program "python3 {dir}/hrd.py {input} {dfs_output} {output}" hrd-v1
   # CSCE 420 Blocks World: the trace is read from stdout
-  heurist grade blocksworld --program "python3 blocksworld.py {input} -H H1 -MAX_ITERS 100000" bw-tamu
+  heurist grade blocksworld --program "python3 {dir}/blocksworld.py {input} -H H1 -MAX_ITERS 100000" bw-tamu
   # HUJI game.py: judged by the moves, or by the final board (the plan is rebuilt from it)
   heurist grade blokus --program \\
-      "python3 game.py -p {pieces} -f astar -s {size} -H null_heuristic -z {puzzle} -x {start} {targets}" \\
+      "python3 {dir}/game.py -p {pieces} -f astar -s {size} -H null_heuristic -z {puzzle} -x {start} {targets}" \\
       blokus-course
   # a class: one sub-directory per student, the template runs in a copy of each
   heurist grade klotski --programs submissions/ \\
       --program "python3 hrd.py --algo astar --inputfile {input} --outputfile {output}" \\
       hidden/ --jobs 8 --out grades/ --gradescope results.json --junit report.xml
-  heurist grade klotski --program alice="python3 ~/alice/hrd.py {input} {dfs_output} {output}" \\
-      --program bob="python3 ~/bob/hrd.py {input} {dfs_output} {output}" hrd-v1 --executor dask \\
+  heurist grade klotski --program alice="python3 {dir}/alice/hrd.py {input} {dfs_output} {output}" \\
+      --program bob="python3 {dir}/bob/hrd.py {input} {dfs_output} {output}" hrd-v1 --executor dask \\
       --scheduler tcp://10.0.0.5:8786
 """
 
