@@ -7,7 +7,7 @@
 A claim that could not be settled is never called valid: a "no solution"
 claim, or ``require_optimal``, needs the optimum, and when the search for it
 stops at a limit (or is switched off) the verdict is
-:attr:`Verdict.UNVERIFIED`.
+:attr:`Validity.UNVERIFIED`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,10 @@ from heurist.search import Heuristic, Limits, Status, search
 from heurist.search.solutions import Solution, replay
 
 
-class Verdict(str, enum.Enum):
+class Validity(str, enum.Enum):
+    """What replaying a solution file found (``heurist validate``); ``heurist grade``'s verdicts are
+    :class:`heurist.grade.Verdict`."""
+
     VALID = "valid"
     OPTIMAL = "valid and optimal"
     NOT_OPTIMAL = "valid but not optimal"
@@ -91,13 +94,13 @@ class ValidationReport:
     stated_cost: float | None = None
     optimal: bool | None = None
     problems: list[str] = field(default_factory=list)
-    verdict: Verdict = Verdict.INVALID
+    verdict: Validity = Validity.INVALID
     reason: str = ""
 
     @property
     def passed(self) -> bool:
-        return self.verdict in (Verdict.VALID, Verdict.OPTIMAL) or (
-            self.verdict is Verdict.NOT_OPTIMAL and not self.require_optimal
+        return self.verdict in (Validity.VALID, Validity.OPTIMAL) or (
+            self.verdict is Validity.NOT_OPTIMAL and not self.require_optimal
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -120,7 +123,7 @@ class ValidationReport:
         if self.stated_cost is not None:
             document["stated_cost"] = finite_or_none(self.stated_cost)
         document["problems"] = self.problems
-        document["valid"] = self.verdict in (Verdict.VALID, Verdict.OPTIMAL, Verdict.NOT_OPTIMAL)
+        document["valid"] = self.verdict in (Validity.VALID, Validity.OPTIMAL, Validity.NOT_OPTIMAL)
         document["verdict"] = self.verdict.value
         if self.reason:
             document["reason"] = self.reason
@@ -157,7 +160,7 @@ class ValidationReport:
         for problem in self.problems:
             lines.append(f"  problem: {problem}")
         verdict = self.verdict.value
-        if self.verdict is Verdict.NOT_OPTIMAL and self.require_optimal:
+        if self.verdict is Validity.NOT_OPTIMAL and self.require_optimal:
             verdict += " (--require-optimal: FAILED)"
         if self.reason:
             verdict += f": {self.reason}"
@@ -176,11 +179,11 @@ def validate_solution(
     if solution.unsolvable:
         if optimum.status is Status.SOLVED:
             report.problems.append(f"the file claims no solution, but one of cost {optimum.cost:g} exists")
-            report.verdict = Verdict.INVALID
+            report.verdict = Validity.INVALID
         elif optimum.status is Status.UNSOLVABLE:
-            report.verdict = Verdict.VALID
+            report.verdict = Validity.VALID
         else:
-            report.verdict = Verdict.UNVERIFIED
+            report.verdict = Validity.UNVERIFIED
             report.reason = "whether a solution exists is unknown within the limits"
         return report
 
@@ -201,7 +204,7 @@ def validate_solution(
             None if result.after is None else draw(result.after),
         )
         report.problems.append(f"step {result.illegal_step} (line {result.illegal_line}) is illegal: {result.reason}")
-        report.verdict = Verdict.INVALID
+        report.verdict = Validity.INVALID
         return report
     report.ends_at_goal = result.ends_at_goal
     if not result.ends_at_goal:
@@ -215,16 +218,16 @@ def validate_solution(
                 f"the moves cost {result.cost:g}"
             )
     if report.problems:
-        report.verdict = Verdict.INVALID
+        report.verdict = Validity.INVALID
         return report
     if optimum.status is Status.SOLVED:
         report.optimal = result.cost == optimum.cost
-        report.verdict = Verdict.OPTIMAL if report.optimal else Verdict.NOT_OPTIMAL
+        report.verdict = Validity.OPTIMAL if report.optimal else Validity.NOT_OPTIMAL
     elif require_optimal:
-        report.verdict = Verdict.UNVERIFIED
+        report.verdict = Validity.UNVERIFIED
         report.reason = "legal and reaches a goal, but the optimum is unknown within the limits"
     else:
-        report.verdict = Verdict.VALID
+        report.verdict = Validity.VALID
     return report
 
 
@@ -232,4 +235,4 @@ def _indent(text: str, prefix: str = "      ") -> str:
     return "\n".join(prefix + line for line in text.splitlines())
 
 
-__all__ = ["IllegalStep", "Optimum", "ValidationReport", "Verdict", "find_optimum", "validate_solution"]
+__all__ = ["IllegalStep", "Optimum", "ValidationReport", "Validity", "find_optimum", "validate_solution"]

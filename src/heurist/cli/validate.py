@@ -14,7 +14,7 @@ import argparse
 from collections.abc import Sequence
 
 from heurist.analysis.domains import load_problem
-from heurist.analysis.validation import Optimum, Verdict, find_optimum, validate_solution
+from heurist.analysis.validation import Optimum, Validity, find_optimum, validate_solution
 from heurist.cli.common import (
     EXIT_INPUT_ERROR,
     EXIT_LIMIT,
@@ -92,7 +92,7 @@ def validate(domain: Domain, args: argparse.Namespace) -> int:
     report = validate_solution(domain, problem, solution, optimum, instance=args.instance,
                                require_optimal=args.require_optimal)
     print(report.to_json() if args.format == "json" else report.to_text())
-    if report.verdict is Verdict.UNVERIFIED:
+    if report.verdict is Validity.UNVERIFIED:
         return EXIT_LIMIT
     return EXIT_VALID if report.passed else EXIT_INVALID
 

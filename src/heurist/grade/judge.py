@@ -18,8 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from heurist.analysis.validation import ValidationReport, validate_solution
-from heurist.analysis.validation import Verdict as Validity
+from heurist.analysis.validation import ValidationReport, Validity, validate_solution
 from heurist.domains import Domain
 from heurist.errors import InputError
 from heurist.grade.optima import OptimumInfo
