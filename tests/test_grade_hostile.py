@@ -312,3 +312,13 @@ def test_dedicated_uid_runs_as_another_user_and_kills_what_it_leaves():
     assert (row["verdict"], row["isolation"]) == ("pass", "dedicated uid")
     assert survivors() == []
     shutil.rmtree(tmp_path)
+
+
+@pytest.mark.parametrize("directory", ["/", "~"])
+def test_the_whole_file_system_or_home_is_never_the_program_directory(tmp_path, directory):
+    puzzle = tmp_path / "easy.txt"
+    puzzle.write_bytes((DATA / "hrd/w23_s24_char/testhrd_easy1.txt").read_bytes())
+    done = subprocess.run([HEURIST, "grade", "klotski", "--program", "true", str(puzzle), "--no-cache"],
+                          cwd=os.path.expanduser(directory), capture_output=True, timeout=60)
+    assert done.returncode == 2
+    assert "would show the runs the whole file system or your home directory" in done.stderr.decode()

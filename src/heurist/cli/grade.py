@@ -211,9 +211,9 @@ def _check_report_path(path: Path) -> None:
 
 def grade_command(domain, args: argparse.Namespace) -> int:
     from heurist.grade import Limits, OptimumCache, collect_cases, default_cache_path, parse_program
-    from heurist.grade.isolation import choose_isolation
+    from heurist.grade.isolation import Isolation, choose_isolation
     from heurist.grade.reports import read_weights, write_all_reports
-    from heurist.grade.runner import student_programs
+    from heurist.grade.runner import check_shown_directory, student_programs
 
     if args.jobs < 1:
         raise InputError("must be at least 1", "--jobs")
@@ -251,6 +251,9 @@ def grade_command(domain, args: argparse.Namespace) -> int:
     for path in reports:
         _check_report_path(path)
     isolation = choose_isolation(args.isolation)
+    if isolation is Isolation.NAMESPACES:
+        for program in programs:
+            check_shown_directory(program.home)
     cache_path = None if args.no_cache else Path(args.cache or default_cache_path())
     protected = [str(path) for path in reports]
     protected += [str(path) for path in (args.out and Path(args.out), cache_path, args.weights) if path]

@@ -149,6 +149,16 @@ def protected_paths(cases: list[Case], programs: list[Program], limits: Limits) 
     return tuple(dict.fromkeys(os.path.realpath(path) for path in paths))
 
 
+def check_shown_directory(directory: str) -> None:
+    """A program's directory is shown to its runs: never the whole file system or the grader's home."""
+    real = os.path.realpath(directory)
+    home = os.path.realpath(os.path.expanduser("~"))
+    if real == "/" or _inside(home, real):
+        raise InputError("the program's directory would show the runs the whole file system or your home "
+                         "directory: run heurist grade from the directory that holds the program, or use --programs",
+                         directory)
+
+
 def _entries(directory: str) -> list[str]:
     try:
         return [entry.path for entry in os.scandir(directory)]
@@ -290,6 +300,7 @@ def _run_test(program: Program, case: Case, limits: Limits, optimum: OptimumInfo
     notes: list[str] = []
     try:
         if isolation is Isolation.NAMESPACES:
+            check_shown_directory(program.home)
             spec.env = _environment(limits, SANDBOX_DIRECTORY)
             visible = (program.home, *limits.readable)
             spec.view = View(visible, limits.protected)
@@ -463,5 +474,5 @@ def grade(programs: list[Program], cases: list[Case], limits: Limits, optima: di
     return sorted(results, key=lambda result: order[(result.program, result.test)])
 
 
-__all__ = ["Limits", "Program", "clean_text", "grade", "parse_program", "protected_paths", "run_test",
+__all__ = ["Limits", "Program", "check_shown_directory", "clean_text", "grade", "parse_program", "protected_paths", "run_test",
            "stop_all_runs", "student_programs"]
