@@ -61,7 +61,7 @@ def survivors() -> list[int]:
     return found
 
 
-def hostile_programs(ta: Path) -> dict[str, str]:
+def hostile_programs(ta: Path, home: Path) -> dict[str, str]:
     """name -> shell script; ``pass_`` copies the correct answer into the output file."""
     hidden, cheat, out = ta / "hidden", ta / "cheat", ta / "grades"
     pass_ = f"cp {cheat}/answer.txt output.txt"
@@ -76,7 +76,7 @@ def hostile_programs(ta: Path) -> dict[str, str]:
         "marker": f"echo x > marker-of-another-run; sleep 3; {pass_}",
         # writing outside the run
         "write_tests": f"echo 'changed' > {hidden}/easy.txt; echo new > {hidden}/new.txt; {pass_}",
-        "write_home": f"echo pwned > {ta}/home/pwned; {pass_}",
+        "write_home": f"echo pwned > {home}/pwned; {pass_}",
         "write_out": f"mkdir -p {out}; echo pwned > {out}/pwned.txt; echo '{{}}' > {out}/results.json; {pass_}",
         "write_cache": f"echo garbage > {ta}/optima.json; {pass_}",
         "write_heurist": f"echo 'raise SystemExit(0)' >> {PACKAGE}/grade/reports.py; {pass_}",
@@ -129,7 +129,8 @@ EXPECTED = {
 def attacked(tmp_path_factory):
     """One grading run of every hostile program, from a TA's directory that holds everything worth stealing."""
     ta = tmp_path_factory.mktemp("ta")
-    for folder in ("hidden", "cheat", "hostile", "home"):
+    home = tmp_path_factory.mktemp("home")  # the grader's $HOME
+    for folder in ("hidden", "cheat", "hostile"):
         (ta / folder).mkdir()
     puzzle = (DATA / "hrd/w23_s24_char/testhrd_med4.txt").read_bytes()
     (ta / "hidden" / "easy.txt").write_bytes(puzzle)
@@ -140,7 +141,7 @@ def attacked(tmp_path_factory):
     (ta / "cheat" / "answer.txt").write_text(answer)
     first, second = answer.strip().split("\n\n")[:2]  # a legal move there and back, 1,500 times
     (ta / "cheat" / "long.txt").write_text("\n\n".join(first if n % 2 == 0 else second for n in range(3001)) + "\n")
-    scripts = hostile_programs(ta)
+    scripts = hostile_programs(ta, home)
     for name, script in scripts.items():
         (ta / "hostile" / f"{name}.sh").write_text(script + "\n")
     (ta / "optima.json").write_text("")
@@ -148,7 +149,7 @@ def attacked(tmp_path_factory):
     for name in scripts:
         programs += ["--program", f"{name}=sh {{dir}}/hostile/{name}.sh {{output}}"]
     protected = digest_tree(ta / "hidden", PACKAGE)
-    environment = {**os.environ, "HEURIST_HOSTILE": SECRET, "HOME": str(ta / "home")}
+    environment = {**os.environ, "HEURIST_HOSTILE": SECRET, "HOME": str(home)}
     started = time.perf_counter()
     grading = subprocess.run(
         [HEURIST, "grade", "klotski", *programs, "hidden", "--timeout", "10", "--memory-limit", "300",
@@ -159,7 +160,7 @@ def attacked(tmp_path_factory):
     after_grader = survivors()
     time.sleep(3)  # a daemon would strike now
     results = json.loads((ta / "grades" / "results.json").read_text())
-    return {"ta": ta, "grading": grading, "seconds": seconds, "results": results,
+    return {"ta": ta, "home": home, "grading": grading, "seconds": seconds, "results": results,
             "rows": {row["program"]: row for row in results["results"]}, "protected": protected,
             "survivors": after_grader + survivors(), "gradescope": (ta / "gradescope.json").read_text()}
 
@@ -180,7 +181,7 @@ def test_hidden_things_stay_unread_and_unchanged(attacked):
     ta = attacked["ta"]
     assert digest_tree(ta / "hidden", PACKAGE) == attacked["protected"]
     assert not (ta / "hidden" / "new.txt").exists()
-    assert not (ta / "home" / "pwned").exists()
+    assert not (attacked["home"] / "pwned").exists()
     assert not (ta / "grades" / "pwned.txt").exists()
     assert not Path("/tmp/heurist-hostile-fill").exists()
     cache = json.loads((ta / "optima.json").read_text())
