@@ -17,6 +17,12 @@ its full key: a file that is truncated, corrupt, from another format or (by a ha
 collision) for another key is ignored and replaced. The cache only ever
 saves time: every failure to read or write it is silent, and the values are
 the ones the caller would compute.
+
+Whatever lies at a cache path is untrusted: only a regular file is read
+(opened without following a link and without blocking, so a FIFO or a link
+to ``/dev/zero`` is passed over), its size is checked before it is read
+(at most :data:`MAX_FILE_BYTES`), and the caller's ``valid`` check decides
+whether a value of the right key also has the right shape.
 """
 
 from __future__ import annotations
@@ -24,9 +30,11 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
+import stat
 import sys
 import tempfile
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +44,8 @@ CACHE_VARIABLE = "HEURIST_CACHE"
 _OFF = {"off", "0", "no", "false"}
 _ON = {"", "on", "1", "yes", "true"}
 _MAGIC = b"heurist cache\n" + bytes([marshal.version])
+MAX_FILE_BYTES = 1 << 30
+"""A cache file larger than this is not read (the largest table heurist keeps is a few MiB)."""
 
 
 class Missing:
@@ -55,7 +65,7 @@ def cache_directory() -> Path | None:
     if setting.lower() in _OFF:
         return None
     if setting.lower() not in _ON:
-        return Path(setting)
+        return Path(os.path.expanduser(setting))
     if sys.platform == "linux":  # what platformdirs answers there (XDG), without the time its import takes
         return Path(os.environ.get("XDG_CACHE_HOME", "").strip() or os.path.expanduser("~/.cache")) / "heurist"
     import platformdirs
@@ -71,14 +81,34 @@ def _path(kind: str, key: tuple) -> Path | None:
     return directory / kind / f"{zlib.crc32(text):08x}{zlib.adler32(text):08x}.bin"  # the key inside decides
 
 
-def load(kind: str, key: tuple) -> Any:
-    """The value stored under ``key`` (a tuple of plain values), or :data:`MISSING`."""
+def read_regular_file(path: str | Path, limit: int) -> bytes | None:
+    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes; else None.
+
+    Opened without following a link and without blocking (a FIFO is never
+    waited on), and the size is checked before anything is read.
+    """
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY)
+    except OSError:
+        return None
+    with os.fdopen(descriptor, "rb") as file:
+        try:
+            status = os.fstat(descriptor)
+            if not stat.S_ISREG(status.st_mode) or status.st_size > limit:
+                return None
+            data = file.read(limit + 1)
+        except OSError:
+            return None
+    return data if len(data) <= limit else None
+
+
+def load(kind: str, key: tuple, valid: Callable[[Any], bool] = lambda value: True) -> Any:
+    """The value stored under ``key`` (a tuple of plain values) if ``valid(value)``, or :data:`MISSING`."""
     path = _path(kind, key)
     if path is None:
         return MISSING
-    try:
-        data = path.read_bytes()
-    except OSError:
+    data = read_regular_file(path, MAX_FILE_BYTES)
+    if data is None:
         return MISSING
     header = len(_MAGIC)
     checksum, payload = data[header:header + 4], data[header + 4:]
@@ -88,7 +118,12 @@ def load(kind: str, key: tuple) -> Any:
         stored_key, value = marshal.loads(payload)
     except (EOFError, ValueError, TypeError):
         return MISSING
-    return value if stored_key == key else MISSING
+    if stored_key != key:
+        return MISSING
+    try:
+        return value if valid(value) else MISSING
+    except Exception:  # a check that trips over a value of the wrong shape has found one
+        return MISSING
 
 
 def store(kind: str, key: tuple, value: Any) -> None:
@@ -113,4 +148,4 @@ def store(kind: str, key: tuple, value: Any) -> None:
             raise
 
 
-__all__ = ["CACHE_VARIABLE", "MISSING", "cache_directory", "load", "store"]
+__all__ = ["CACHE_VARIABLE", "MAX_FILE_BYTES", "MISSING", "cache_directory", "load", "read_regular_file", "store"]

@@ -19,6 +19,7 @@ A plan is read back by its states where the domain can parse them
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -150,45 +151,92 @@ def looks_like_json(text: str) -> bool:
     return text.lstrip().startswith("{")
 
 
+MAX_JSON_DIGITS = 18
+"""Integers in a solution's JSON have at most this many digits (costs and step numbers are far smaller)."""
+MAX_COST = 1e15
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_JSON_DIGITS:
+        raise ValueError(f"the number {text[:12]}... has {len(text)} digits: too large to be a cost or a step")
+    return int(text)
+
+
+def _bounded_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:12]}... is too large to be a cost")
+    return value
+
+
+def _no_constant(text: str) -> Any:
+    raise ValueError(f"{text} is not a number a solution can hold")
+
+
+_KIND_NAMES = {str: "a string", list: "a list", dict: "an object", int: "an integer", float: "a number",
+               bool: "a boolean", type(None): "null"}
+
+
+def _typed(document: dict, name: str, kinds: tuple[type, ...], source: str, where: str = "the document",
+           required: bool = True) -> Any:
+    """``document[name]`` if it is of one of ``kinds`` (a boolean is never a number); absent or null is
+    None unless ``required``; any other type is an :class:`InputError`."""
+    value = document.get(name)
+    if value is None and not required:
+        return None
+    if isinstance(value, kinds) and not isinstance(value, bool):
+        return value
+    wanted = "a number" if float in kinds else " or ".join(_KIND_NAMES[kind] for kind in kinds)
+    raise InputError(f"{where}: '{name}' must be {wanted}, not {_KIND_NAMES.get(type(value), 'that')}", source, 1)
+
+
 def read_json(domain: Domain, text: str, problem: Any, source: str) -> Solution:
-    """``heurist solve --format json`` read back (see :func:`write_json`)."""
+    """``heurist solve --format json`` read back (see :func:`write_json`), every field checked for its type.
+
+    Unknown keys are allowed; a known key of the wrong type (``"cost": "60"``,
+    ``"step": true``), a number too large to be a cost or a step, NaN or
+    Infinity is bad input, never ignored.
+    """
     try:
-        document = json.loads(text)
+        document = json.loads(text, parse_int=_bounded_int, parse_float=_bounded_float, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
         raise InputError(f"not valid JSON: {error.msg}", source, error.lineno) from None
+    except ValueError as error:
+        raise InputError(str(error), source, 1) from None
     except RecursionError:
         raise InputError("JSON nested too deeply to be a solution", source, 1) from None
     if not isinstance(document, dict):
         raise InputError("expected a JSON object", source, 1)
-    other = document.get("domain")
+    other = _typed(document, "domain", (str,), source, required=False)
     if other not in (None, domain.name):
         raise InputError(f"a {other} solution, not a {domain.name} one", source, 1)
-    status = document.get("status")
-    plan = document.get("plan")
+    status = _typed(document, "status", (str,), source)
     if status == "unsolvable":
         return Solution(source, "json", unsolvable=True)
-    if status != "solved" or not isinstance(plan, list):
+    plan = _typed(document, "plan", (list,), source, required=False)
+    if status != "solved" or plan is None:
         raise InputError(f"the file holds no plan (status: {status})", source, 1)
-    cost = document.get("cost")
-    stated = float(cost) if isinstance(cost, (int, float)) else None
+    cost = _typed(document, "cost", (int, float), source, required=False)
+    if cost is not None and not 0 <= cost <= MAX_COST:
+        raise InputError(f"the document: 'cost' {cost:g} is not a cost (0 to {MAX_COST:g})", source, 1)
+    stated = float(cost) if cost is not None else None
     for index, step in enumerate(plan, start=1):
-        if not isinstance(step, dict) or step.get("step") != index:
-            raise InputError(f"plan entry {index} is not step {index} with an action and a state", source, 1)
+        where = f"plan entry {index}"
+        if not isinstance(step, dict):
+            raise InputError(f"{where} must be an object with a step, an action and a state", source, 1)
+        number = _typed(step, "step", (int,), source, where)
+        if number != index:
+            raise InputError(f"{where} is step {number}, not step {index}", source, 1)
+        _typed(step, "action", (str,), source, where, required=not domain.reads_states)
+        _typed(step, "state", (str,), source, where, required=domain.reads_states)
     if domain.reads_states:
-        if not isinstance(document.get("start"), str):
-            raise InputError("the document has no 'start' state", source, 1)
-        states = [domain.parse_state(problem, document["start"].split("\n"), f"{source} start", 1)]
+        start = _typed(document, "start", (str,), source)
+        states = [domain.parse_state(problem, start.split("\n"), f"{source} start", 1)]
         for step in plan:
-            if not isinstance(step.get("state"), str):
-                raise InputError(f"plan step {step['step']} has no state text", source, 1)
             states.append(domain.parse_state(problem, step["state"].split("\n"), f"{source} step {step['step']}", 1))
         return Solution(source, "json", states=states, lines=[1] * len(states), stated_cost=stated,
                         stated_cost_line=1 if stated is not None else None)
-    moves = []
-    for step in plan:
-        if not isinstance(step.get("action"), str):
-            raise InputError(f"plan step {step['step']} has no action", source, 1)
-        moves.append(domain.parse_action(problem, step["action"], f"{source} step {step['step']}", 1))
+    moves = [domain.parse_action(problem, step["action"], f"{source} step {step['step']}", 1) for step in plan]
     return Solution(source, "json", moves=moves, lines=[1] * len(moves), stated_cost=stated,
                     stated_cost_line=1 if stated is not None else None)
 

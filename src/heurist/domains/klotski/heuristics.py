@@ -217,6 +217,16 @@ PDB_FORMAT = 1
 _PDB_CACHE = "klotski-pdb"  # the kind of entry, a sub-directory of the cache
 
 
+
+def _pdb_shape(value: object) -> bool:
+    """A cached table as :class:`PatternDatabase` stores it: None (too large), or (distances, size)."""
+    if value is None:
+        return True
+    if not (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], dict) and isinstance(value[1], int)):
+        return False
+    return all(type(state) is int and type(distance) is int and distance >= 0
+               for state, distance in value[0].items())
+
 class PatternDatabase:
     """Exact goal distances in an abstraction that deletes some pieces.
 
@@ -244,7 +254,7 @@ class PatternDatabase:
         start = problem.initial_state & self.mask
         key = (PDB_FORMAT, PDB_MAX_STATES, geometry.width, geometry.height, problem.metric, tuple(kept),
                tuple(sorted(self.counted)), start, ("exit", problem.goal_anchor) if goal is None else goal)
-        stored = cache.load(_PDB_CACHE, key)
+        stored = cache.load(_PDB_CACHE, key, _pdb_shape)
         if stored is cache.MISSING:
             try:
                 distance, size = self._build(problem, start, goal)
