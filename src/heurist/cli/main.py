@@ -14,12 +14,20 @@ import errno
 import importlib
 import importlib.util
 import os
+import signal
 import sys
 from collections.abc import Sequence
 
 import heurist
 import heurist.cli
-from heurist.cli.common import EXIT_INPUT_ERROR, EXIT_LIMIT, EXIT_STATUS_HELP, ArgumentParser
+from heurist.cli.common import (
+    EXIT_INPUT_ERROR,
+    EXIT_LIMIT,
+    EXIT_SIGINT,
+    EXIT_SIGTERM,
+    EXIT_STATUS_HELP,
+    ArgumentParser,
+)
 from heurist.errors import InputError
 from heurist.search.limits import SearchStopped, leave_memory_to_exit, memory_left_to_exit
 
@@ -66,8 +74,22 @@ SINGLE_RUN_COMMANDS = frozenset({"solve", "hrd", "blocksworld", "blokus", "valid
 """Commands that run one search or two and end: their searches' memory is left to the exit."""
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM outside a search: it ends the command as Ctrl-C does, with status 143."""
+
+
+def _terminate(signum, frame) -> None:
+    raise Terminated()
+
+
+def install_signal_handlers() -> None:
+    """Ctrl-C raises KeyboardInterrupt and SIGTERM :class:`Terminated` (a search installs its own while it runs)."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, _terminate)
+
+
 def run() -> None:
-    """The ``heurist`` console script: :func:`main`, then the process ends.
+    """The ``heurist`` console script (through :mod:`heurist.cli.entry`): :func:`main`, then the process ends.
 
     After a command of :data:`SINGLE_RUN_COMMANDS` whose search stored many
     states, the process ends with ``os._exit`` once its output is flushed,
@@ -104,9 +126,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as error:
         print(f"heurist: {error}", file=sys.stderr)
         return EXIT_INPUT_ERROR
-    except KeyboardInterrupt:  # outside a search, which ends with status interrupted instead
+    except KeyboardInterrupt as stop:  # outside a search, which ends with status interrupted instead
         print("heurist: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_SIGTERM if isinstance(stop, Terminated) else EXIT_SIGINT
     except SearchStopped as stopped:  # the whole-run time limit, reached before the search began
         print(f"heurist: {stopped} before the search began", file=sys.stderr)
         return EXIT_LIMIT
