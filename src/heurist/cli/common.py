@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import math
+import os
 import signal
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -140,7 +142,9 @@ def add_limit_arguments(parser: argparse.ArgumentParser, *, whole_run: bool = Fa
                                                    if whole_run else ""),
     )
     group.add_argument(
-        "--memory-limit", type=positive_mib, metavar="MIB", help="stop when the process uses this much memory"
+        "--memory-limit", type=memory_limit_mib, metavar="MIB",
+        help="stop when the process uses this much memory (default: half of the machine's memory, "
+             f"{default_memory_limit():,.0f} MiB here; 'none' lifts it)",
     )
 
 
@@ -158,7 +162,17 @@ def limits_from(args: argparse.Namespace) -> Limits:
     run_clock = getattr(args, "run_clock", None)
     if time_limit is not None and run_clock is not None:
         time_limit = run_clock.remaining()
-    return Limits(max_expansions=args.max_expansions, time_limit=time_limit, memory_limit=args.memory_limit)
+    memory = args.memory_limit if args.memory_limit is not None else default_memory_limit()
+    return Limits(max_expansions=args.max_expansions, time_limit=time_limit,
+                  memory_limit=None if memory == math.inf else memory)
+
+
+def default_memory_limit() -> float:
+    """The memory ceiling of a search the command line does not bound: half of the machine's memory (or of
+    the container's, when a cgroup limits it), so that a runaway search stops with its statistics before it
+    takes the machine down. ``--memory-limit none`` lifts it."""
+    total = physical_memory_mib()
+    return round(total / 2) if total else math.inf
 
 
 def run_search(problem: Any, args: argparse.Namespace, heuristics: HeuristicRegistry) -> SearchResult:
@@ -263,6 +277,47 @@ positive_seconds = _number_converter(
     float, "a positive number of seconds", lambda value: 0 < value < math.inf, "positive_seconds"
 )
 """argparse ``type``: a time limit or budget, a finite number of seconds > 0."""
+
+def memory_limit_mib(text: str) -> float:
+    """argparse ``type`` of --memory-limit: a positive number of MiB, or ``none`` (no ceiling: math.inf)."""
+    if text.strip().lower() in ("none", "off", "unlimited"):
+        return math.inf
+    return positive_mib(text)
+
+
+def physical_memory_mib() -> float | None:
+    """The machine's memory in MiB, or the cgroup's limit when that is lower; None if unknown."""
+    found = []
+    with contextlib.suppress(ValueError, OSError, AttributeError):
+        found.append(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2 ** 20)
+    for path in _cgroup_limit_files():
+        try:
+            with open(path, "rb") as stream:
+                text = stream.read(64).strip()
+        except OSError:
+            continue
+        if text.isdigit() and int(text) < 1 << 60:
+            found.append(int(text) / 2 ** 20)
+    return min(found) if found else None
+
+
+def _cgroup_limit_files() -> list[str]:
+    """The memory limit files of this process's cgroup (v2 and v1), as /proc/self/cgroup names them."""
+    files = []
+    try:
+        with open("/proc/self/cgroup", encoding="ascii", errors="replace") as stream:
+            lines = stream.read(65536).splitlines()
+    except OSError:
+        return files
+    for line in lines:
+        number, _, rest = line.partition(":")
+        controllers, _, path = rest.partition(":")
+        if number == "0" and not controllers:
+            files.append(f"/sys/fs/cgroup{path.rstrip('/')}/memory.max")
+        elif "memory" in controllers.split(","):
+            files.append(f"/sys/fs/cgroup/memory{path.rstrip('/')}/memory.limit_in_bytes")
+    return files
+
 
 positive_mib = _number_converter(
     float, "a positive number of MiB", lambda value: 0 < value < math.inf, "positive_mib"
