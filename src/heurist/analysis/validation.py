@@ -20,7 +20,7 @@ from typing import Any
 from heurist.analysis.checks import finite_or_none
 from heurist.domains import Domain
 from heurist.search import Heuristic, Limits, Status, search
-from heurist.search.solutions import Solution, replay
+from heurist.search.solutions import Replay, Solution, replay
 
 
 class Validity(str, enum.Enum):
@@ -170,9 +170,10 @@ class ValidationReport:
 
 def validate_solution(
     domain: Domain, problem: Any, solution: Solution, optimum: Optimum, *,
-    instance: str, require_optimal: bool = False,
+    instance: str, require_optimal: bool = False, replayed: Replay | None = None,
 ) -> ValidationReport:
-    """Replay ``solution`` on ``problem`` (real states, no search-only reductions) and judge it."""
+    """Replay ``solution`` on ``problem`` (real states, no search-only reductions) and judge it
+    (``replayed``: a replay of ``solution`` already made, under the caller's limits)."""
     report = ValidationReport(domain.name, instance, solution.source, solution.format,
                               "no solution" if solution.unsolvable else "solution", optimum,
                               require_optimal=require_optimal)
@@ -190,7 +191,7 @@ def validate_solution(
     def draw(state: Any) -> str:
         return domain.format_state(problem, state)
 
-    result = replay(problem, solution)
+    result = replayed if replayed is not None else replay(problem, solution)
     report.moves = result.moves
     report.starts_at_instance = result.starts_at_instance
     if not result.starts_at_instance:

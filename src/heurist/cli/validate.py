@@ -11,6 +11,7 @@ admissible heuristic. The decisions are in :mod:`heurist.analysis.validation`.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 
 from heurist.analysis.domains import load_problem
@@ -27,6 +28,8 @@ from heurist.cli.common import (
 )
 from heurist.domains import Domain, named_domains
 from heurist.errors import InputError, read_text
+from heurist.search.limits import SearchStopped, memory_guard
+from heurist.search.solutions import replay
 
 DOMAIN_ARGUMENT = True  # register() reads the domain's name from the command line
 ORDER = 45
@@ -72,10 +75,11 @@ def register(subparsers: argparse._SubParsersAction, words: Sequence[str] = ()) 
         )
         group.add_argument("--require-optimal", action="store_true", help="a valid but costlier solution fails too")
         group.add_argument("--no-optimality", action="store_true", help="do not solve the instance")
-        add_limit_arguments(sub)
+        add_limit_arguments(sub, whole_run=True)
         for group in sub._action_groups:
             if group.title and group.title.startswith("limits"):
-                group.title = "limits of that search (reaching one leaves the optimum unknown)"
+                group.title = ("limits of the whole run: reading and replaying the plan, then the search for "
+                               "the optimum (reaching one there leaves the optimum unknown); exit status 3")
         sub.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
         sub.set_defaults(handler=lambda args, domain=domain: validate(domain, args))
 
@@ -84,13 +88,20 @@ def validate(domain: Domain, args: argparse.Namespace) -> int:
     if not args.solution.strip():
         raise InputError("the solution file name is empty", "SOLUTION")
     problem = load_problem(domain, args.instance, **option_values(args, domain.options))
-    solution = domain.read_solution(read_text(args.solution), problem, args.solution)
+    limits = limits_from(args)
+    try:
+        with memory_guard(limits.memory_limit):
+            solution = domain.read_solution(read_text(args.solution), problem, args.solution)
+            replayed = None if solution.unsolvable else replay(problem, solution)
+    except SearchStopped as stopped:
+        print(f"heurist: {args.solution}: {stopped} while reading and replaying the plan", file=sys.stderr)
+        return EXIT_LIMIT
     if args.no_optimality:
         optimum = Optimum(None)
     else:
         optimum = find_optimum(problem, domain.heuristics.resolve(args.heuristic), limits_from(args))
     report = validate_solution(domain, problem, solution, optimum, instance=args.instance,
-                               require_optimal=args.require_optimal)
+                               require_optimal=args.require_optimal, replayed=replayed)
     print(report.to_json() if args.format == "json" else report.to_text())
     if report.verdict is Validity.UNVERIFIED:
         return EXIT_LIMIT

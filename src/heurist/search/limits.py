@@ -377,3 +377,46 @@ def command_time_limit(seconds: float) -> _CommandClock:
     returned object is dropped (the command's arguments go away).
     """
     return _CommandClock(seconds)
+
+
+class memory_guard:
+    """Bound the memory of work that has no limit checks of its own (reading and replaying a long plan).
+
+    While the ``with`` block runs, a thread reads the process's resident
+    memory every ``every`` seconds; past ``limit_mib`` it sends the main thread
+    SIGUSR2, whose handler raises :class:`SearchStopped` (``"memory"``) there.
+    Outside the main thread, or with no limit, it does nothing.
+    """
+
+    def __init__(self, limit_mib: float | None, every: float = 0.02):
+        self.limit_kib = None if limit_mib is None else limit_mib * 1024
+        self.every = every
+        self._done = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._previous: object = None
+
+    def __enter__(self) -> memory_guard:
+        if self.limit_kib is None or not _main_thread() or not hasattr(signal, "pthread_kill"):
+            return self
+        self._previous = signal.signal(signal.SIGUSR2, _on_memory_alarm)
+        main = threading.main_thread().ident
+        self._thread = threading.Thread(target=self._watch, args=(main,), daemon=True, name="heurist-memory-guard")
+        self._thread.start()
+        return self
+
+    def _watch(self, main: int) -> None:
+        while not self._done.wait(self.every):
+            if current_rss_kib() > self.limit_kib:
+                signal.pthread_kill(main, signal.SIGUSR2)
+                return
+
+    def __exit__(self, *exc_info) -> None:
+        if self._thread is None:
+            return
+        self._done.set()
+        self._thread.join()
+        signal.signal(signal.SIGUSR2, self._previous or signal.SIG_DFL)
+
+
+def _on_memory_alarm(signum, frame) -> None:
+    raise SearchStopped("memory")

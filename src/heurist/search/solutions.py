@@ -54,7 +54,11 @@ class Replay:
 
 
 def replay(problem: Any, solution: Solution) -> Replay:
-    """Follow the solution from the start; stop at the first step that is not one legal move."""
+    """Follow the solution from the start; stop at the first step that is not one legal move.
+
+    A plan can be long: callers bound a replay with the run's limits
+    (:func:`~heurist.search.limits.memory_guard`, the command's CPU-time alarm).
+    """
     result = Replay()
     state = problem.initial_state
     result.states = [state]
