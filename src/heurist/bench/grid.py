@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
-from heurist.bench.runs import execute
+from heurist.bench.runs import allow_runs, execute, stop_all_runs
 from heurist.bench.schema import Config, RunStatus, Settings, Task
 from heurist.bench.suites import Instance
 from heurist.domains import get_domain
@@ -193,6 +193,7 @@ def run_local(tasks: list[Task], settings: Settings, jobs: int) -> Iterator[tupl
         except BaseException:
             for future in futures:
                 future.cancel()
+            stop_all_runs()  # the runs going on end now, not at their limits
             raise
 
 
@@ -235,6 +236,7 @@ def run_grid(
     progress: Callable[[Task, dict[str, Any]], None] | None = None,
 ) -> list[dict[str, Any]]:
     """Run every task not already recorded (with ``resume``); return all rows in grid order."""
+    allow_runs()
     done = read_runs(directory, settings) if resume else {}
     order = {task.key: task.index for task in tasks}
     pending = [task for task in tasks if task.key not in done]

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from heurist.bench.runs import kill, track, untrack
 from heurist.bench.schema import RunStatus, Settings, Task, empty_row
 from heurist.errors import InputError
 
@@ -255,18 +256,25 @@ def run_planner(task: Task, settings: Settings) -> dict[str, Any]:
         limiter = None
         if planner.program == "pyperplan":
             limiter = _resource_limiter(settings.time_limit, settings.memory_limit)
+        process = subprocess.Popen(
+            arguments, cwd=directory, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            preexec_fn=limiter, env={**os.environ, "PYTHONHASHSEED": "0"}, start_new_session=True,
+        )
+        track(process)  # its own process group: the planner's driver and search end together
         try:
-            completed = subprocess.run(
-                arguments, cwd=directory, capture_output=True, text=True, timeout=settings.kill_after,
-                preexec_fn=limiter, env={**os.environ, "PYTHONHASHSEED": "0"},
-            )
+            stdout, stderr = process.communicate(timeout=settings.kill_after)
         except subprocess.TimeoutExpired:
+            kill(process)
+            process.communicate()
             error = f"no result after {settings.kill_after:g} s wall-clock; killed"
             row.update(status=RunStatus.KILLED.value, error=error)
             row["wall_time"] = round(time.perf_counter() - started, 4)
             return row
-    log = completed.stdout + completed.stderr
-    exit_code = completed.returncode
+        finally:
+            untrack(process)
+            kill(process)  # what the driver left running
+    log = stdout + stderr
+    exit_code = process.returncode
     if planner.program == "pyperplan" and exit_code in (-signal.SIGXCPU, -signal.SIGKILL):
         exit_code = 0 if "Plan length:" in log else exit_code  # killed after it had finished
     parse = parse_fast_downward if planner.program == "fd" else parse_pyperplan
