@@ -16,7 +16,8 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
-from heurist.bench.runs import allow_runs, execute, stop_all_runs
+from heurist.bench.processes import allow_runs, stop_all_runs
+from heurist.bench.runs import execute
 from heurist.bench.schema import Config, RunStatus, Settings, Task
 from heurist.bench.suites import Instance
 from heurist.domains import get_domain

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from heurist.bench.runs import kill, track, untrack
+from heurist.bench.processes import kill, track, untrack
 from heurist.bench.schema import RunStatus, Settings, Task, empty_row
 from heurist.errors import InputError
 
