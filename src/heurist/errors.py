@@ -6,7 +6,10 @@ command line turns into one line ``FILE:LINE: problem`` and exit status 2.
 
 from __future__ import annotations
 
+import os
 import re
+import select
+import stat
 from pathlib import Path
 
 MAX_MESSAGE = 200
@@ -61,21 +64,80 @@ _HUGE_NUMBER = re.compile(r"\d{4000,}")
 """A run of digits longer than any puzzle needs, and near the 4,300 digits Python converts at most."""
 
 
-def read_text(path: str | Path) -> str:
-    """Read a text file, turning every OS-level failure into an :class:`InputError`.
+FIFO_WAIT = 10.0
+"""Seconds a FIFO (a pipe given as a file name, ``<(command)``) may stay silent before it is given up on."""
 
-    At most :data:`MAX_INPUT_BYTES` are read; a longer file is refused as too large.
+
+def read_bytes(path: str | Path) -> bytes:
+    """A file's bytes, never blocking for ever: at most :data:`MAX_INPUT_BYTES` + 1 of them.
+
+    A regular file (or a link to one) is read; a FIFO is read as long as data
+    keeps coming, waiting at most :data:`FIFO_WAIT` seconds for each piece; a
+    device or a socket is refused. Every failure is an :class:`InputError`.
     """
     path = Path(path)
     try:
-        with path.open("rb") as stream:
-            data = stream.read(MAX_INPUT_BYTES + 1)
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
     except FileNotFoundError:
         raise InputError("no such file", path) from None
     except IsADirectoryError:
         raise InputError("is a directory, not a file", path) from None
     except OSError as error:
         raise InputError(f"cannot read: {error.strerror}", path) from None
+    try:
+        mode = os.fstat(descriptor).st_mode
+        if stat.S_ISDIR(mode):
+            raise InputError("is a directory, not a file", path)
+        if stat.S_ISREG(mode):
+            os.set_blocking(descriptor, True)
+            with os.fdopen(descriptor, "rb", closefd=False) as stream:
+                return stream.read(MAX_INPUT_BYTES + 1)
+        if stat.S_ISFIFO(mode):
+            return _read_fifo(descriptor, path)
+        raise InputError("not a regular file (a device or a socket)", path)
+    except OSError as error:
+        raise InputError(f"cannot read: {error.strerror}", path) from None
+    finally:
+        os.close(descriptor)
+
+
+def _read_fifo(descriptor: int, path: Path) -> bytes:
+    """Read a FIFO to its end: a writer that is there is waited for as long as it writes; with no writer,
+    one must come within :data:`FIFO_WAIT` seconds."""
+    poller = select.poll()
+    poller.register(descriptor, select.POLLIN)
+    chunks: list[bytes] = []
+    size = 0
+    writer = False  # a process has the FIFO open for writing (a read would block rather than end)
+    waited_for_writer = False
+    while size <= MAX_INPUT_BYTES:
+        try:
+            chunk = os.read(descriptor, 1 << 20)
+        except BlockingIOError:
+            writer = True
+            poller.poll()  # a live writer: its data or its end will come
+            continue
+        if chunk:
+            writer = True
+            chunks.append(chunk)
+            size += len(chunk)
+            continue
+        if writer or waited_for_writer:
+            break  # the end of what the writer wrote
+        if not poller.poll(FIFO_WAIT * 1000):
+            raise InputError(f"no process writes this FIFO (waited {FIFO_WAIT:g} s)", path)
+        waited_for_writer = True
+    return b"".join(chunks)
+
+
+def read_text(path: str | Path) -> str:
+    """Read a text file, turning every OS-level failure into an :class:`InputError`.
+
+    At most :data:`MAX_INPUT_BYTES` are read; a longer file is refused as too large.
+    Nothing at the path can make it block for ever (see :func:`read_bytes`).
+    """
+    path = Path(path)
+    data = read_bytes(path)
     if len(data) > MAX_INPUT_BYTES:
         raise InputError(f"too large: more than {MAX_INPUT_BYTES // (1024 * 1024)} MiB", path)
     try:

@@ -14,6 +14,7 @@ import errno
 import os
 import stat
 import tempfile
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -73,12 +74,32 @@ def _encoded(data: str | bytes) -> bytes:
     return data.encode("utf-8") if isinstance(data, str) else data
 
 
+FIFO_READER_WAIT = 5.0
+"""Seconds a FIFO at an output path may go without a reader before the write is given up."""
+
+
 def _write_through(path: Path, data: bytes) -> None:
+    """Write in place; a FIFO without a reader is waited on for :data:`FIFO_READER_WAIT` seconds at most."""
+    deadline = time.monotonic() + FIFO_READER_WAIT
+    while True:
+        try:
+            descriptor = os.open(path, os.O_WRONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_TRUNC)
+            break
+        except OSError as error:
+            if error.errno != errno.ENXIO:  # ENXIO: a FIFO that no process reads (yet)
+                raise cannot_write(path, error) from None
+            if time.monotonic() >= deadline:
+                raise InputError(f"cannot write: no process reads this FIFO (waited {FIFO_READER_WAIT:g} s)",
+                                 path) from None
+            time.sleep(0.01)
     try:
-        with open(path, "wb") as stream:
+        os.set_blocking(descriptor, True)
+        with os.fdopen(descriptor, "wb", closefd=False) as stream:
             stream.write(data)
     except OSError as error:
         raise cannot_write(path, error) from None
+    finally:
+        os.close(descriptor)
 
 
 def _write_temporary(path: Path, data: bytes) -> str:

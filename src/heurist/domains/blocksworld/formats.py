@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from heurist.domains.blocksworld.model import BlocksWorld, State, format_stacks
-from heurist.errors import InputError, read_text
+from heurist.errors import InputError, read_bytes
 from heurist.search import Heuristic, SearchResult
 from heurist.search.solutions import Solution
 
@@ -44,11 +44,7 @@ def load_bwp(path: str | Path) -> BlocksWorld:
 
 def _read_bounded(path: str | Path) -> str:
     """The file's text, read as :func:`~heurist.errors.read_text` does but refused past :data:`MAX_BYTES`."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
-    except OSError:
-        return read_text(path)  # the same failure, reported as every reader reports it
+    data = read_bytes(path)
     if len(data) > MAX_BYTES:
         raise InputError(f"more than {MAX_BYTES} bytes: not a .bwp problem (26 blocks take a few hundred)", path)
     try:
