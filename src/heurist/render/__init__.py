@@ -30,6 +30,10 @@ from heurist.render.viewer import Frame, build_viewer
 from heurist.scene import Scene, to_svg, with_caption
 
 FORMATS = (".svg", ".png", ".gif", ".html")
+MAX_GIF_MOVES = 1_000
+"""Longer plans are not animated as GIF (every frame is a bitmap held until the file is written)."""
+MAX_VIEWER_MOVES = 20_000
+"""Longer plans are not put in the HTML viewer (every state is an SVG in the page)."""
 MOVE_MILLISECONDS = 500
 """How long each GIF frame shows; the last frame stays :data:`FINAL_MILLISECONDS`."""
 FINAL_MILLISECONDS = 2500
@@ -112,6 +116,11 @@ def render_plan(
     suffix = output_format(path)
     if not states:
         raise InputError("there is no plan to draw (no states)", path)
+    longest = {".gif": MAX_GIF_MOVES, ".html": MAX_VIEWER_MOVES}.get(suffix)
+    if longest is not None and len(states) - 1 > longest:
+        instead = "animate it as .html, or draw" if suffix == ".gif" else "draw"
+        raise InputError(f"a plan of {len(states) - 1:,} moves is too long for {suffix} (at most {longest:,}); "
+                         f"{instead} its last state as .png or .svg", path)
     if actions is None or step_costs is None:
         steps = replay_steps(domain, problem, states)
         actions = [action for action, _ in steps] if actions is None else actions
@@ -136,7 +145,7 @@ def render_plan(
         scene = frame_scene(last)
         data = to_svg(scene).encode() if suffix == ".svg" else _png_bytes(scene)
     elif suffix == ".gif":
-        data = _gif_bytes([frame_scene(index) for index in range(len(states))], frame_milliseconds)
+        data = _gif_bytes(_LazyScenes(frame_scene, len(states)), frame_milliseconds)
     else:
         h_values = _h_values(heuristic, problem, states)
         frames = [
@@ -154,6 +163,23 @@ def render_plan(
         name = title or f"{domain.name}: plan"
         data = build_viewer(name, frames, statistics_rows(statistics), list(domain.legend), costs[-1]).encode()
     write_atomically(path, data)
+
+
+class _LazyScenes(Sequence):
+    """The scenes of a plan, drawn when asked for: a long GIF never holds them all at once."""
+
+    def __init__(self, draw: Callable[[int], Scene], count: int):
+        self.draw, self.count = draw, count
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [self.draw(i) for i in range(*index.indices(self.count))]
+        if not -self.count <= index < self.count:
+            raise IndexError(index)
+        return self.draw(index % self.count)
 
 
 def _number(value: float) -> str:
@@ -176,24 +202,27 @@ def _png_bytes(scene: Scene) -> bytes:
 
 
 def _gif_bytes(scenes: Sequence[Scene], frame_milliseconds: int = MOVE_MILLISECONDS) -> bytes:
-    """One frame per scene, ``frame_milliseconds`` each, the last held longer, looping."""
-    images = [to_image(scene) for scene in scenes]
-    size = (max(image.width for image in images), max(image.height for image in images))
-    frames = []
-    for image in images:
-        if image.size != size:  # captions of different lengths never change the size, but be safe
-            padded = Image.new("RGB", size, "#ffffff")
-            padded.paste(image, (0, 0))
-            image = padded
-        frames.append(image)
+    """One frame per scene, ``frame_milliseconds`` each, the last held longer, looping.
+
+    Frames are drawn one at a time and kept only in the palette's one byte a
+    pixel, so a long plan costs a quarter of what full-colour frames would.
+    """
     # One shared palette lets the GIF store only what changed between frames. Every frame
     # shows the same kinds of things, so the first two and the last hold all the colours.
-    samples = [frames[0], frames[min(1, len(frames) - 1)], frames[-1]]
+    samples = [to_image(scenes[index]) for index in dict.fromkeys((0, min(1, len(scenes) - 1), len(scenes) - 1))]
+    size = (max(image.width for image in samples), max(image.height for image in samples))
     sheet = Image.new("RGB", (size[0] * len(samples), size[1]), "#ffffff")
     for number, sample in enumerate(samples):
         sheet.paste(sample, (size[0] * number, 0))
     palette = sheet.quantize(colors=96, dither=Image.Dither.NONE)
-    frames = [frame.quantize(palette=palette, dither=Image.Dither.NONE) for frame in frames]
+    frames = []
+    for scene in scenes:
+        image = to_image(scene)
+        if image.size != size:  # captions of different lengths never change the size, but be safe
+            padded = Image.new("RGB", size, "#ffffff")
+            padded.paste(image, (0, 0))
+            image = padded
+        frames.append(image.quantize(palette=palette, dither=Image.Dither.NONE))
     durations = [frame_milliseconds] * (len(frames) - 1) + [max(FINAL_MILLISECONDS, frame_milliseconds)]
     buffer = io.BytesIO()
     frames[0].save(
