@@ -57,7 +57,32 @@ What the oracle demands (each failure is an outcome of its own):
     ``heurist validate`` exits 0 on a solution file that, read by the domain's
     own reader (``Domain.read_solution``) and replayed the same way, is
     illegal or does not reach a goal, or that claims "no solution" for an
-    instance known to be solvable (every validate case uses such an instance).
+    instance known to be solvable (every validate case uses such an instance);
+    or on a JSON solution whose ``cost`` is not a number (a boolean is not
+    one) or whose ``step`` is not the step's own integer.
+``left running``
+    a process of the case's session is still alive (not a zombie) two
+    seconds after heurist exited.
+
+Four classes of cases come on top of the mutations (``round_two``, drawn
+from a random stream of their own so that the first cases stay as they were):
+
+* **types in JSON**: a JSON solution with one field given a value of another
+  type (``"cost": "60"``, ``"step": true``, null, a list) or a huge number
+  (400 digits, ``1e400``);
+* **signals**: SIGINT or SIGTERM at a random moment from 40 ms on (start-up
+  included: such cases run ``python -m heurist.cli.entry``, the console
+  script's guard) to a command that may run long; exit 130 or 143 is then
+  allowed, with ``heurist: ... interrupted`` last on stderr or the search's
+  ``status: interrupted``;
+* **special files**: a FIFO or a link to ``/dev/zero`` at an input path, a
+  FIFO with no reader at an output path, and damaged entries in the table
+  cache (every case runs with ``HEURIST_CACHE=.heurist-cache``, in its own
+  working directory): FIFOs, links to ``/dev/zero``, directories, truncated
+  files and files of a valid checksum whose value has the wrong shape. A
+  damaged cache is never the culprit: such a case may not exit 2;
+* **long legal plans**: a Klotski plan of 5,000 to 200,000 moves back and
+  forth before the goal, for ``validate`` and for ``render`` to a PNG or SVG.
 
 The ordinary outcomes are ``ok 0``, ``unsolvable 1``, ``bad input 2`` and
 ``limit 3``.
@@ -88,7 +113,9 @@ SRC = ROOT / "src"
 
 OK_STATUSES = {0: "ok 0", 1: "unsolvable 1", 2: "bad input 2", 3: "limit 3"}
 VIOLATIONS = ("timeout", "traceback", "exit N", "stderr lines != 1", "no file/line in message",
-              "output written on error", "illegal plan", "false valid")
+              "output written on error", "illegal plan", "false valid", "left running")
+CACHE = ".heurist-cache"
+"""Every case's table cache, relative: in its own working directory."""
 TIME_LIMIT, MAX_EXPANSIONS = "2", "20000"
 LIMITS = ["--time-limit", TIME_LIMIT, "--max-expansions", MAX_EXPANSIONS]
 TIMEOUT = 30.0
@@ -139,16 +166,28 @@ def env() -> dict[str, str]:
     """The subprocesses' environment: this checkout's ``src`` first on the path, no colour."""
     result = dict(os.environ)
     result["PYTHONPATH"] = os.pathsep.join([str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])
-    result.update({"MPLBACKEND": "Agg", "NO_COLOR": "1", "COLUMNS": "100", "PYTHONIOENCODING": "utf-8"})
+    result.update({"MPLBACKEND": "Agg", "NO_COLOR": "1", "COLUMNS": "100", "PYTHONIOENCODING": "utf-8",
+                   "HEURIST_CACHE": CACHE})
     return result
 
 
-def heurist(args: list[str], cwd: Path | str, timeout: float = TIMEOUT) -> subprocess.CompletedProcess:
-    """``python -m heurist.cli.main ARGS`` in ``cwd``; on timeout its whole process group is killed."""
-    process = subprocess.Popen([sys.executable, "-m", "heurist.cli.main", *args], cwd=cwd, env=env(),
+def heurist(args: list[str], cwd: Path | str, timeout: float = TIMEOUT,
+            interrupt: tuple[int, float] | None = None) -> subprocess.CompletedProcess:
+    """``python -m heurist.cli.main ARGS`` in ``cwd``; on timeout its whole process group is killed.
+
+    With ``interrupt=(signum, seconds)`` it runs ``python -m heurist.cli.entry ARGS`` (the console
+    script's start-up guard included) and sends ``signum`` to that process alone after ``seconds``.
+    """
+    module = "heurist.cli.entry" if interrupt else "heurist.cli.main"
+    process = subprocess.Popen([sys.executable, "-m", module, *args], cwd=cwd, env=env(),
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                start_new_session=True)
     try:
+        if interrupt is not None:
+            try:
+                process.wait(interrupt[1])
+            except subprocess.TimeoutExpired:
+                process.send_signal(interrupt[0])
         stdout, stderr = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
@@ -330,13 +369,17 @@ class Case:
     plan_check: dict | None = None  # solve --format json: {"domain", "instance", "words"}
     validate_check: dict | None = None  # validate: {"domain", "instance", "words", "solution"}
     timeout: float = TIMEOUT
+    interrupt: tuple[int, float] | None = None  # (signal, seconds after the start)
+    round_two: str = ""  # the class of round_two() that changed the case, if one did
 
     @property
     def name(self) -> str:
         return f"{self.seed}-{self.index}"
 
     def describe(self) -> str:
-        return f"{self.command} [{self.format}] {self.mutation}: heurist {' '.join(map(_quote, self.argv))}"
+        extra = f" + {self.round_two}" if self.round_two else ""
+        return (f"{self.command} [{self.format}] {self.mutation}{extra}: "
+                f"heurist {' '.join(map(_quote, self.argv))}")
 
 
 def _quote(word: str) -> str:
@@ -414,7 +457,155 @@ def make_case(seed: int, index: int, solutions: list[SolutionSeed]) -> Case:
     builder(case, rng, mutate, solutions)
     if case.mutation == "none" and mutate and rng.random() < 0.5:
         _mutate_option(case, rng)
+    round_two(case, random.Random(f"{seed}:{index}:round two"), solutions)
     return case
+
+
+# ----- round two: types in JSON, signals, special files, long plans ---------------------------------
+
+LONG_RUNNING = ("solve", "hrd", "blocksworld", "blokus", "validate", "check", "bench")
+JSON_VALUES = ['"60"', "true", "false", "null", "[]", "{}", '"x"', "1" + "0" * 400, "1e400", "-1e400", "-1",
+               "0.5"]
+LONG_PLAN_MOVES = (5_000, 50_000, 200_000)
+EASY1 = DATA / "hrd" / "w23_s24_char" / "testhrd_easy1.txt"
+
+
+def round_two(case: Case, rng: random.Random, solutions: list[SolutionSeed]) -> None:
+    """Layer one of the round-two classes on ``case`` (or none), from ``rng`` alone."""
+    json_roll, roll = rng.random(), rng.random()
+    solution = case.validate_check["solution"] if case.validate_check else _render_plan_path(case)
+    if solution and solution.endswith(".json") and isinstance(case.files.get(solution), bytes) and json_roll < 0.5:
+        _json_types(case, solution, rng)
+    elif roll < 0.05 and case.argv[0] in LONG_RUNNING and case.argv[:2] != ["bench", "--list"]:
+        case.interrupt = (rng.choice([signal.SIGINT, signal.SIGTERM]), round(rng.uniform(0.04, 1.0), 3))
+        case.round_two = f"signal {signal.Signals(case.interrupt[0]).name} at {case.interrupt[1]:g} s"
+    elif roll < 0.25 and any("klotski" in word for word in case.argv[:2]) and case.argv[0] != "export":
+        _damage_cache(case, rng)
+    elif roll < 0.35 and case.culprit_kind is None and case.argv[0] in ("validate", "render"):
+        _long_plan(case, rng)
+    elif roll < 0.37 and case.culprit_kind is None:
+        _special_path(case, rng)
+
+
+def _render_plan_path(case: Case) -> str | None:
+    if case.argv[0] == "render" and "--plan" in case.argv:
+        return case.argv[case.argv.index("--plan") + 1]
+    return None
+
+
+def _json_types(case: Case, path: str, rng: random.Random) -> None:
+    """One field of a JSON solution gets a value of another type, or a huge number."""
+    try:
+        document = json.loads(case.files[path])
+    except ValueError:
+        return
+    if not isinstance(document, dict):
+        return
+    places: list[tuple[Any, Any]] = [(document, key) for key in ("cost", "status", "plan", "start", "domain")
+                                     if key in document]
+    plan = document.get("plan")
+    if isinstance(plan, list):
+        places += [(step, key) for step in plan[:5] if isinstance(step, dict) for key in ("step", "action", "state")
+                   if key in step]
+    if not places:
+        return
+    container, key = rng.choice(places)
+    value = rng.choice(JSON_VALUES)
+    container[key] = "@@VALUE@@"
+    case.files[path] = json.dumps(document, indent=1).replace('"@@VALUE@@"', value).encode()
+    case.round_two = f"JSON {key}: {value[:12]}"
+    case.mutation = "json type"
+    case.culprit, case.culprit_kind = path, "file"
+    case.plan_check = None
+
+
+_CACHE_SEEDS: dict[str, dict[str, bytes]] = {}
+
+
+def cache_seed(instance: bytes, name: str) -> dict[str, bytes]:
+    """The table cache files ``heurist solve klotski -H pdb`` makes for an instance (made once, by content)."""
+    key = hashlib.sha1(instance).hexdigest()
+    if key not in _CACHE_SEEDS:
+        with tempfile.TemporaryDirectory(prefix="fuzz-cache-") as directory:
+            (Path(directory) / name).write_bytes(instance)
+            heurist(["solve", "klotski", name, "--heuristic", "pdb", "--time-limit", "20"], directory, timeout=60)
+            root = Path(directory) / CACHE
+            _CACHE_SEEDS[key] = {str(path.relative_to(directory)): path.read_bytes()
+                                 for path in root.rglob("*.bin")} if root.is_dir() else {}
+    return _CACHE_SEEDS[key]
+
+
+def _damage_cache(case: Case, rng: random.Random) -> None:
+    """Put damaged entries where the case's Klotski instance has its pattern databases."""
+    instance = next((rel for rel, content in case.files.items()
+                     if rel.startswith("in/") and isinstance(content, bytes) and not rel.endswith(".json")
+                     and "solution" not in rel), None)
+    if instance is None:
+        return
+    seeds = cache_seed(case.files[instance], Path(instance).name)
+    if not seeds:
+        return
+    kind = rng.choice(["fifo", "dev-zero", "directory", "truncated", "wrong shape"])
+    for rel, data in seeds.items():
+        if kind == "truncated":
+            case.files[rel] = data[: rng.randrange(len(data))]
+        elif kind == "wrong shape":
+            header = len(b"heurist cache\n") + 1
+            import marshal
+            import zlib
+
+            stored_key, _ = marshal.loads(data[header + 4:])
+            payload = marshal.dumps((stored_key, rng.choice(["text", (1, 2, 3), {"a": "b"}, ({1: "x"}, 2), None])))
+            case.files[rel] = data[:header] + zlib.crc32(payload).to_bytes(4, "little") + payload
+        else:
+            case.files[rel] = kind
+    case.round_two = f"cache: {kind}"
+    if "--heuristic" not in case.argv and case.argv[0] in ("solve", "check"):
+        case.argv += ["--heuristic", "pdb"]
+
+
+def long_plan(moves: int) -> bytes:
+    """A legal CSC384 V2 plan for ``testhrd_easy1.txt``: ``moves`` moves there and back, then the goal."""
+    start, goal = "2^22\n2v<>\n<><>\n11.^\n11.v", "2^22\n2v<>\n<><>\n.11^\n.11v"
+    boards = [start if index % 2 == 0 else goal for index in range(moves + 1)]
+    if moves % 2 == 0:
+        boards.append(goal)
+    return ("\n\n".join(boards) + "\n").encode()
+
+
+def _long_plan(case: Case, rng: random.Random) -> None:
+    moves = rng.choice(LONG_PLAN_MOVES)
+    case.files = {"in/testhrd_easy1.txt": EASY1.read_bytes(), "in/long.txt": long_plan(moves)}
+    case.format = "klotski long plan"
+    case.round_two = f"long plan of {moves:,} moves"
+    case.culprit = case.culprit_kind = None
+    if case.argv[0] == "validate":
+        case.argv = ["validate", "klotski", "in/testhrd_easy1.txt", "in/long.txt", *LIMITS]
+        case.validate_check = {"domain": "klotski", "instance": "in/testhrd_easy1.txt", "words": [],
+                               "solution": "in/long.txt"}
+    else:
+        case.argv = ["render", "klotski", "in/testhrd_easy1.txt", "--plan", "in/long.txt", "--out",
+                     f"out/long.{rng.choice(['png', 'svg'])}"]
+    case.command = f"{case.argv[0]} klotski"
+
+
+def _special_path(case: Case, rng: random.Random) -> None:
+    """A FIFO or a link to /dev/zero at an input, or a FIFO no one reads at an output."""
+    inputs = [rel for rel, content in case.files.items() if rel.startswith("in/") and isinstance(content, bytes)
+              and rel in case.argv]
+    outputs = [word for word in case.argv if word.startswith("out/") and "." in word.rsplit("/", 1)[-1]]
+    if outputs and rng.random() < 0.4:
+        target, kind = rng.choice(outputs), "fifo"
+        case.culprit_kind = "output"
+    elif inputs:
+        target, kind = rng.choice(inputs), rng.choice(["fifo", "dev-zero", "dev-zero"])
+        case.culprit_kind = "special"
+    else:
+        return
+    case.files[target] = kind
+    case.culprit = target
+    case.round_two = f"{kind} at {target}"
+    case.plan_check = case.validate_check = None
 
 
 def _mutate_option(case: Case, rng: random.Random) -> None:
@@ -649,7 +840,7 @@ class Result:
     def outcome(self) -> str:
         if self.violations:
             return self.violations[0].split(":")[0]
-        return OK_STATUSES[self.returncode]
+        return OK_STATUSES.get(self.returncode, f"interrupted {self.returncode}")
 
     def report(self) -> str:
         stderr = self.stderr if len(self.stderr) < 600 else self.stderr[:300] + " ... " + self.stderr[-300:]
@@ -665,6 +856,10 @@ def _materialize(case: Case, workdir: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         if content == "directory":
             path.mkdir()
+        elif content == "fifo":
+            os.mkfifo(path)
+        elif content == "dev-zero":
+            os.symlink("/dev/zero", path)
         elif content == "unreadable":
             if os.geteuid() == 0:  # root reads a mode-000 file: a symlink loop cannot be read by anyone
                 os.symlink(path.name, path)
@@ -679,6 +874,7 @@ def snapshot(workdir: Path) -> dict[str, tuple]:
     """Every path under ``workdir`` with its kind and, for files, size, modification time and a digest."""
     found: dict[str, tuple] = {}
     for root, dirs, files in os.walk(workdir):
+        dirs[:] = [name for name in dirs if not (root == str(workdir) and name == CACHE)]  # tables may be kept
         for name in dirs + files:
             path = Path(root) / name
             rel = str(path.relative_to(workdir))
@@ -713,14 +909,43 @@ def run_case(case: Case, base: Path | None = None, runner: Any = None) -> Result
         _materialize(case, workdir)
         before = snapshot(workdir)
         started = time.monotonic()
-        done = runner(case.argv, workdir, case.timeout)
+        if case.interrupt is not None:  # signals need the real start-up: always a subprocess
+            done = heurist(case.argv, workdir, case.timeout, interrupt=case.interrupt)
+        else:
+            done = runner(case.argv, workdir, case.timeout)
         seconds = time.monotonic() - started
         stdout = done.stdout.decode("utf-8", "replace")
         stderr = done.stderr.decode("utf-8", "replace")
         violations = judge(case, done.returncode, stdout, stderr, before, snapshot(workdir), workdir)
+        left = left_running(workdir)
+        if left:
+            violations.append(f"left running: {left}")
         return Result(case, done.returncode, stdout, stderr, seconds, violations)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def left_running(workdir: Path, grace: float = 2.0) -> str | None:
+    """A process still alive (not a zombie) ``grace`` seconds on whose working directory is ``workdir``."""
+    deadline = time.monotonic() + grace
+    while True:
+        found = []
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                if os.readlink(f"/proc/{entry}/cwd").startswith(str(workdir)):
+                    stat_text = Path(f"/proc/{entry}/stat").read_text()
+                    if stat_text[stat_text.rfind(")") + 2] != "Z":
+                        found.append(Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ")[:80])
+            except OSError:
+                continue
+        if not found or time.monotonic() > deadline:
+            return b"; ".join(found).decode("utf-8", "replace") if found else None
+        time.sleep(0.05)
+
+
+INTERRUPTED = re.compile(r"^heurist: .*interrupted", re.M)
 
 
 def judge(case: Case, returncode: int | None, stdout: str, stderr: str, before: dict, after: dict,
@@ -732,6 +957,10 @@ def judge(case: Case, returncode: int | None, stdout: str, stderr: str, before: 
     if "Traceback (most recent call last)" in stdout + stderr:
         last = [line for line in stderr.splitlines() if line.strip()][-1:] or [""]
         violations.append(f"traceback: {last[0][:200]}")
+    if case.interrupt is not None and returncode == 128 + case.interrupt[0]:
+        if not (INTERRUPTED.search(stderr) or "status: interrupted" in stdout):
+            violations.append(f"exit N: exit {returncode} without saying it was interrupted")
+        return violations
     if returncode not in OK_STATUSES:
         violations.append(f"exit N: exit {returncode}")
     if returncode == 2:
@@ -855,6 +1084,25 @@ def check_json_plan(check: dict, stdout: str, workdir: Path) -> str | None:
     return None
 
 
+def json_claim_problem(text: str) -> str | None:
+    """What is wrong with the types of a JSON solution's claims (read here, not by heurist), or None."""
+    try:
+        document = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(document, dict):
+        return None
+    cost = document.get("cost")
+    if cost is not None and (isinstance(cost, bool) or not isinstance(cost, (int, float))
+                             or not math.isfinite(cost)):
+        return f"passed a claimed cost of the wrong type or size: {str(cost)[:20]!r}"
+    for index, step in enumerate(document.get("plan") or [], start=1):
+        number = step.get("step") if isinstance(step, dict) else None
+        if isinstance(number, bool) or number != index:
+            return f"passed plan entry {index} whose step is {str(number)[:20]!r}"
+    return None
+
+
 def check_validated(check: dict, workdir: Path) -> str | None:
     """Why a solution file that ``validate`` passed is not a solution, or None."""
     try:
@@ -868,6 +1116,10 @@ def check_validated(check: dict, workdir: Path) -> str | None:
         return None
     if solution.unsolvable:
         return "passed a 'no solution' claim for a solvable instance"
+    if check["solution"].endswith(".json"):
+        problem_text = json_claim_problem(text)
+        if problem_text:
+            return problem_text
     if solution.states is not None:
         problem_text, _ = replay_states(domain, problem, list(solution.states))
     else:

@@ -91,14 +91,16 @@ def read_regular_file(path: str | Path, limit: int) -> bytes | None:
         descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY)
     except OSError:
         return None
-    with os.fdopen(descriptor, "rb") as file:
-        try:
-            status = os.fstat(descriptor)
-            if not stat.S_ISREG(status.st_mode) or status.st_size > limit:
-                return None
-            data = file.read(limit + 1)
-        except OSError:
+    try:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode) or status.st_size > limit:
             return None
+        with os.fdopen(descriptor, "rb", closefd=False) as file:
+            data = file.read(limit + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(descriptor)
     return data if len(data) <= limit else None
 
 

@@ -33,3 +33,7 @@ def run() -> None:
 
 
 __all__ = ["run"]
+
+
+if __name__ == "__main__":  # python -m heurist.cli.entry ARGS, as the console script runs
+    run()

@@ -93,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
     heuristic = HEURISTICS.resolve(args.heuristic)
     outputs = []
     status = 0
+    stopped = []  # said after the files are written: a failed write must stay the only line on stderr
     for algorithm, destination in jobs:
         problem = problem_from_puzzle(puzzle, symmetry=args.symmetry)
         result = search(problem, algorithm, heuristic if algorithm == "astar" else HEURISTICS["zero"],
@@ -103,8 +104,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"heurist: {source}: {algorithm} interrupted; no output file written", file=sys.stderr)
             return interrupted_exit()
         if result.status is Status.LIMIT_REACHED:
-            print(f"heurist: {source}: {algorithm} stopped at its {result.limit} limit; "
-                  f"{destination} not written", file=sys.stderr)
+            stopped.append(f"heurist: {source}: {algorithm} stopped at its {result.limit} limit; "
+                           f"{destination} not written")
             status = EXIT_LIMIT
             continue
         if result.status is Status.UNSOLVABLE and status != EXIT_LIMIT:
@@ -115,4 +116,6 @@ def run(args: argparse.Namespace) -> int:
     if outputs:
         problem, result = drawn
         render_result(DOMAIN, problem, result, args, title=f"hrd: {source}")
+    for line in stopped:
+        print(line, file=sys.stderr)
     return status

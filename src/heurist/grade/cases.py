@@ -92,9 +92,10 @@ def read_test(path: str | Path) -> bytes:
         handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as error:
         raise InputError(f"cannot read: {error.strerror}", path) from None
+    if not stat.S_ISREG(os.fstat(handle).st_mode):
+        os.close(handle)
+        raise InputError("not a regular file", path)
     with os.fdopen(handle, "rb") as stream:
-        if not stat.S_ISREG(os.fstat(handle).st_mode):
-            raise InputError("not a regular file", path)
         data = stream.read(MAX_TEST_BYTES + 1)
     if len(data) > MAX_TEST_BYTES:
         raise InputError(f"larger than {MAX_TEST_BYTES // 2 ** 20} MiB: not a test", path)

@@ -119,9 +119,10 @@ def read_cache(path: Path) -> dict[str, dict[str, Any]]:
         handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:
         return {}
+    if not stat.S_ISREG(os.fstat(handle).st_mode):
+        os.close(handle)
+        return {}
     with os.fdopen(handle, "rb") as stream:
-        if not stat.S_ISREG(os.fstat(handle).st_mode):
-            return {}
         data = stream.read(MAX_CACHE_BYTES + 1)
     if len(data) > MAX_CACHE_BYTES:
         return {}

@@ -20,6 +20,7 @@ import os
 import re
 import shutil
 import signal
+import stat
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
@@ -354,6 +355,9 @@ def _input_changes(copy: Path, case: Case) -> list[str]:
         handle = os.open(copy, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:
         return [f"the program removed or replaced its copy of the test file ({copy.name})"]
+    if not stat.S_ISREG(os.fstat(handle).st_mode):
+        os.close(handle)
+        return [f"the program replaced its copy of the test file ({copy.name}) with something else"]
     with os.fdopen(handle, "rb") as stream:
         data = stream.read(len(case.data) + 1)
     if hashlib.sha256(data).hexdigest() != case.sha256:

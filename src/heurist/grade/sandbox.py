@@ -121,10 +121,11 @@ for name in outputs:
         kind = b"symlink" if error.errno == 40 else b"unreadable"
         stream.write(kind + b" 0\n")
         continue
+    if not __import__("stat").S_ISREG(os.fstat(handle).st_mode):
+        os.close(handle)
+        stream.write(b"special 0\n")
+        continue
     with os.fdopen(handle, "rb") as source:
-        if not __import__("stat").S_ISREG(os.fstat(handle).st_mode):
-            stream.write(b"special 0\n")
-            continue
         data = source.read(cap + 1)
     stream.write(b"file %d\n" % len(data) + data)
 stream.close()
