@@ -310,7 +310,8 @@ def _run_test(program: Program, case: Case, limits: Limits, optimum: OptimumInfo
             directory = tempfile.mkdtemp(prefix="heurist-grade-", dir=limits.workdir)
             workdir = Path(directory)
             if program.directory:
-                shutil.copytree(program.directory, workdir, symlinks=True, dirs_exist_ok=True)
+                shutil.copytree(program.directory, workdir, symlinks=True, dirs_exist_ok=True,
+                                ignore=_special_files)
             copy = workdir / input_name
             if copy.is_symlink() or copy.exists():
                 raise InputError(f"the student's directory holds {input_name}, the test's name", program.directory)
@@ -339,6 +340,20 @@ def _run_test(program: Program, case: Case, limits: Limits, optimum: OptimumInfo
             _UIDS.give_back(uid)
         if directory is not None:
             shutil.rmtree(directory, onerror=_force_remove)
+
+
+def _special_files(directory: str, names: list[str]) -> list[str]:
+    """What a copy of a student's directory leaves out: FIFOs, devices and sockets (never opened)."""
+    skipped = []
+    for name in names:
+        try:
+            mode = os.lstat(os.path.join(directory, name)).st_mode
+        except OSError:
+            skipped.append(name)
+            continue
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
+            skipped.append(name)
+    return skipped
 
 
 def _chown_tree(root: Path, uid: int) -> None:
