@@ -50,7 +50,7 @@ _CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 
 _LAUNCHER = r"""
-import os, resource, shutil, signal, sys
+import os, resource, shutil, signal, stat, sys
 (cpu, memory, fsize, nproc, result_fd, kill_all, cap, uid) = (int(word) for word in sys.argv[1:9])
 command, copy_from, outputs = sys.argv[9], sys.argv[10], sys.argv[11:]
 
@@ -66,7 +66,12 @@ for sig in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGXCPU):
     signal.signal(sig, signal.SIG_DFL)
 if copy_from:
     try:
-        shutil.copytree(copy_from, ".", symlinks=True, dirs_exist_ok=True)
+        def special(folder, names):
+            kinds = [os.lstat(os.path.join(folder, name)).st_mode for name in names]
+            return [name for name, mode in zip(names, kinds)
+                    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode))]
+
+        shutil.copytree(copy_from, ".", symlinks=True, dirs_exist_ok=True, ignore=special)
     except (OSError, shutil.Error) as error:
         print(f"heurist grade: could not copy the program's directory: {error}", file=sys.stderr)
         sys.exit(126)
@@ -121,7 +126,7 @@ for name in outputs:
         kind = b"symlink" if error.errno == 40 else b"unreadable"
         stream.write(kind + b" 0\n")
         continue
-    if not __import__("stat").S_ISREG(os.fstat(handle).st_mode):
+    if not stat.S_ISREG(os.fstat(handle).st_mode):
         os.close(handle)
         stream.write(b"special 0\n")
         continue
