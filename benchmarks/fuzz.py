@@ -363,11 +363,14 @@ def main(argv: list[str] | None = None) -> int:
         failures = []
         started = time.monotonic()
         work = [(args.seed, i) for i in range(args.cases)]
+        Path(args.failures).write_text("")
         for command, fmt, outcome, violations, _, report, _, _ in run_all(work, args.jobs, solutions, base,
                                                                           mode, limits):
             counts[command, fmt, outcome] += 1
             if violations:
                 failures.append(report)
+                with open(args.failures, "a") as listing:  # as they come: a long run can be looked into
+                    listing.write(report + "\n")
         seconds = time.monotonic() - started
     finally:
         shutil.rmtree(base, ignore_errors=True)

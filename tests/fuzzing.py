@@ -36,7 +36,7 @@ What the oracle demands (each failure is an outcome of its own):
     the culprit: for a mutated file, the path exactly as it was given on the
     command line, optionally followed by a qualifier without a colon (JSON
     plans say ``plan.json step 3``), then ``:LINE`` with
-    ``1 <= LINE <= lines in the file + 1`` when the file is a readable regular
+    ``1 <= LINE <= lines in the file + 1`` (lines end at LF, CRLF or CR) when the file is a readable regular
     file (an empty file's error is on line 1); for a missing path, a directory
     or an unreadable file, the path without a line; for a bad output path,
     the path; for a mutated option value, the line must contain one of the
@@ -474,7 +474,8 @@ def round_two(case: Case, rng: random.Random, solutions: list[SolutionSeed]) -> 
     """Layer one of the round-two classes on ``case`` (or none), from ``rng`` alone."""
     json_roll, roll = rng.random(), rng.random()
     solution = case.validate_check["solution"] if case.validate_check else _render_plan_path(case)
-    if solution and solution.endswith(".json") and isinstance(case.files.get(solution), bytes) and json_roll < 0.5:
+    if (solution and solution.endswith(".json") and isinstance(case.files.get(solution), bytes)
+            and case.culprit_kind in (None, "file") and json_roll < 0.5):
         _json_types(case, solution, rng)
     elif roll < 0.05 and case.argv[0] in LONG_RUNNING and case.argv[:2] != ["bench", "--list"]:
         case.interrupt = (rng.choice([signal.SIGINT, signal.SIGTERM]), round(rng.uniform(0.04, 1.0), 3))
@@ -958,7 +959,7 @@ def judge(case: Case, returncode: int | None, stdout: str, stderr: str, before: 
         last = [line for line in stderr.splitlines() if line.strip()][-1:] or [""]
         violations.append(f"traceback: {last[0][:200]}")
     if case.interrupt is not None and returncode == 128 + case.interrupt[0]:
-        if not (INTERRUPTED.search(stderr) or "status: interrupted" in stdout):
+        if not (INTERRUPTED.search(stderr) or re.search(r'status"?: "?interrupted', stdout)):
             violations.append(f"exit N: exit {returncode} without saying it was interrupted")
         return violations
     if returncode not in OK_STATUSES:
@@ -1005,7 +1006,7 @@ def message_problem(case: Case, line: str, workdir: Path) -> str | None:
     if match.group(1) is None:
         return None  # a problem of the whole file (no 2x2 piece, no plan): no line applies
     content = case.files[case.culprit]
-    count = content.count(b"\n") + 1
+    count = len(re.split(rb"\r\n|\r|\n", content))  # lines end at LF, CRLF or CR in every reader
     if not 1 <= int(match.group(1)) <= count + 1:
         return f"line {match.group(1)} is outside the file's {count} lines"
     return None

@@ -13,7 +13,7 @@ from typing import Any
 
 from heurist.domains import Domain, Option
 from heurist.errors import InputError
-from heurist.files import check_writable
+from heurist.files import check_writable, write_files
 from heurist.search import ALGORITHMS, Limits, SearchResult, Status, search
 from heurist.search.heuristics import HeuristicRegistry
 from heurist.search.limits import command_time_limit, interrupt_signal
@@ -367,12 +367,28 @@ def render_result(
     optimal: bool = False,
 ) -> None:
     """Draw ``result``'s plan (the start when unsolved) to ``args.render``, if it was asked for."""
+    write_files(render_files(domain, problem, result, args, title=title, heuristic=heuristic, optimal=optimal),
+                check=False)
+
+
+def render_files(
+    domain: Domain,
+    problem: Any,
+    result: SearchResult,
+    args: argparse.Namespace,
+    *,
+    title: str,
+    heuristic: Any = None,
+    optimal: bool = False,
+) -> list[tuple[str, bytes]]:
+    """``[(args.render, picture)]`` for :func:`~heurist.files.write_files` with a command's other outputs
+    (all or nothing), or ``[]`` when no picture was asked for."""
     if not getattr(args, "render", None):
-        return
-    from heurist.render import render_plan  # imported here: Pillow is only needed for pictures
+        return []
+    from heurist.render import plan_picture  # imported here: Pillow is only needed for pictures
 
     states = result.states if result.solved else [domain.plain(problem).initial_state]
-    render_plan(
+    data = plan_picture(
         domain,
         problem,
         states,
@@ -384,3 +400,4 @@ def render_result(
         flip=getattr(args, "flip", False),
         title=title,
     )
+    return [(args.render, data)]

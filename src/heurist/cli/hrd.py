@@ -25,7 +25,7 @@ from heurist.cli.common import (
     format_statistics,
     interrupted_exit,
     limits_from,
-    render_result,
+    render_files,
 )
 from heurist.domains.klotski import DOMAIN, HEURISTICS, problem_from_puzzle
 from heurist.domains.klotski.formats import read_puzzle
@@ -112,10 +112,10 @@ def run(args: argparse.Namespace) -> int:
             status = EXIT_UNSOLVABLE
         outputs.append((destination, DOMAIN.write_solution(problem, result, "hrd")))
         drawn = (problem, result)
-    write_files(outputs)
-    if outputs:
+    if outputs:  # the plan files and the picture, all or nothing
         problem, result = drawn
-        render_result(DOMAIN, problem, result, args, title=f"hrd: {source}")
+        outputs += render_files(DOMAIN, problem, result, args, title=f"hrd: {source}")
+    write_files(outputs)
     for line in stopped:
         print(line, file=sys.stderr)
     return status

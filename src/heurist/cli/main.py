@@ -99,6 +99,8 @@ def run() -> None:
     if len(sys.argv) > 1 and sys.argv[1] in SINGLE_RUN_COMMANDS:
         leave_memory_to_exit()
     status = main()
+    for signum in (signal.SIGINT, signal.SIGTERM):  # the command has finished: a signal now changes nothing
+        signal.signal(signum, signal.SIG_IGN)
     if memory_left_to_exit():
         for stream in (sys.stdout, sys.stderr):
             try:

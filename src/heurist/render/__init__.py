@@ -94,6 +94,18 @@ def render_plan(
     states: Sequence[Any],
     statistics: Any,
     path: str | Path,
+    **options: Any,
+) -> None:
+    """Write the plan ``states`` to ``path`` (see :func:`plan_picture`); the file is written whole or not at all."""
+    write_atomically(path, plan_picture(domain, problem, states, statistics, path, **options))
+
+
+def plan_picture(
+    domain: Domain,
+    problem: Any,
+    states: Sequence[Any],
+    statistics: Any,
+    path: str | Path,
     *,
     actions: Sequence[Any] | None = None,
     step_costs: Sequence[float] | None = None,
@@ -102,8 +114,8 @@ def render_plan(
     flip: bool = False,
     title: str | None = None,
     frame_milliseconds: int = MOVE_MILLISECONDS,
-) -> None:
-    """Write the plan ``states`` (start first) to ``path`` in the format its extension names.
+) -> bytes:
+    """The picture of the plan ``states`` (start first) in the format ``path``'s extension names.
 
     ``statistics`` (a :class:`~heurist.search.Statistics`, a dict or None)
     goes into the HTML viewer. ``actions`` and ``step_costs`` are recovered
@@ -111,7 +123,7 @@ def render_plan(
     ``heuristic`` the viewer plots h along the path, and h* (the cost still
     to go) when ``optimal`` says the plan is a cheapest one. ``flip`` puts
     Blokus row 0 at the top; ``frame_milliseconds`` is how long each GIF
-    frame shows. The file is written whole or not at all.
+    frame shows. Nothing is written: the caller writes the bytes with its other files.
     """
     suffix = output_format(path)
     if not states:
@@ -162,7 +174,7 @@ def render_plan(
         ]
         name = title or f"{domain.name}: plan"
         data = build_viewer(name, frames, statistics_rows(statistics), list(domain.legend), costs[-1]).encode()
-    write_atomically(path, data)
+    return data
 
 
 class _LazyScenes(Sequence):
@@ -231,4 +243,4 @@ def _gif_bytes(scenes: Sequence[Scene], frame_milliseconds: int = MOVE_MILLISECO
     return buffer.getvalue()
 
 
-__all__ = ["FORMATS", "output_format", "render_plan", "render_state", "replay_steps"]
+__all__ = ["FORMATS", "output_format", "plan_picture", "render_plan", "render_state", "replay_steps"]

@@ -22,6 +22,7 @@ States (``heurist solve``'s output, solution files) are written by
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -41,7 +42,8 @@ def _boards(text: str) -> list[list[tuple[int, str]]]:
     """Groups of (line number, line) separated by blank lines; comment lines left out."""
     boards: list[list[tuple[int, str]]] = []
     current: list[tuple[int, str]] = []
-    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
+    # lines end at LF, CRLF or CR, as in every course format (not at form feeds or U+2028)
+    for number, raw in enumerate(re.split(r"\r\n|\r|\n", text.removeprefix("\ufeff")), start=1):
         line = raw.strip()
         if line.startswith("#"):
             continue
