@@ -92,3 +92,46 @@ def test_an_interrupted_solve_output_holds_no_plan(tmp_path):
     completed = heurist("validate", "klotski", str(ROOT / "data/hrd/w23_s24_char/testhrd_easy1.txt"), "intr.txt",
                         cwd=tmp_path)
     one_line(completed, "heurist: intr.txt:3: the file holds no plan (status: interrupted)")
+
+
+# ----- found by the second campaign's 20,000-case run (round two: signals, special files, types in JSON) -----
+
+
+def test_a_fifo_no_one_reads_at_an_output_gives_one_line_and_no_file(tmp_path, monkeypatch, capsys):
+    """hrd V1 with A* at its limit and a FIFO as the DFS output once printed two lines; with a FIFO as
+    the picture it wrote the plan files before the picture failed."""
+    import os
+
+    from heurist import files
+    from heurist.cli.main import main
+
+    monkeypatch.setattr(files, "FIFO_READER_WAIT", 0.2)
+    monkeypatch.chdir(tmp_path)
+    puzzle = ROOT / "data" / "hrd" / "f22_numeric" / "classic_handout.txt"
+    os.mkfifo("dfs.txt")
+    assert main(["hrd", str(puzzle), "dfs.txt", "astar.txt", "--max-expansions", "5000"]) == 2  # DFS solves
+    err = capsys.readouterr().err
+    assert err == "heurist: dfs.txt: cannot write: no process reads this FIFO (waited 0.2 s)\n"
+    os.mkfifo("plan.svg")
+    assert main(["hrd", str(ROOT / "data" / "hrd" / "f22_numeric" / "hrd_input2.txt"), "d.txt", "a.txt",
+                 "--render", "plan.svg"]) == 2
+    assert capsys.readouterr().err.startswith("heurist: plan.svg: cannot write: no process reads this FIFO")
+    assert not os.path.exists("d.txt") and not os.path.exists("a.txt")
+
+
+def test_a_directory_in_the_table_cache_is_passed_over(tmp_path):
+    environment = {**__import__("os").environ, "HEURIST_CACHE": str(tmp_path / "cache")}
+    command = [sys.executable, "-m", "heurist.cli.main", "solve", "klotski",
+               str(ROOT / "data" / "hrd" / "w23_s24_char" / "testhrd_easy1.txt"), "--heuristic", "pdb"]
+    first = subprocess.run(command, capture_output=True, env=environment, timeout=60)
+    for path in (tmp_path / "cache").rglob("*.bin"):
+        path.unlink()
+        path.mkdir()
+    again = subprocess.run(command, capture_output=True, env=environment, timeout=60)
+    assert again.returncode == first.returncode == 0 and b"Traceback" not in again.stderr
+
+
+def test_tiles_lines_end_at_cr_as_in_every_course_format(tmp_path):
+    (tmp_path / "cr.txt").write_bytes(b"1 2 3\r4 5 6\r7 8\r")  # a row of two numbers on line 3
+    completed = heurist("solve", "tiles", "cr.txt", cwd=tmp_path)
+    one_line(completed, "heurist: cr.txt:3: ")
