@@ -60,11 +60,14 @@ EXAMPLES = """examples, one per course:
 """
 
 
-def _help_tail() -> str:
+def _help_tail(domain=None) -> str:
     from heurist.grade import PLACEHOLDERS, VERDICT_HELP
 
     lines = ["placeholders (replaced by shell words; the command runs with /bin/sh -c):"]
-    lines += [f"  {{{name}}}".ljust(14) + text for name, text in PLACEHOLDERS.items()]
+    lines += [f"  {{{name}}}".ljust(16) + text for name, text in PLACEHOLDERS.items()]
+    if domain is not None:
+        lines += [f"  {{{name}}}".ljust(16) + f"{domain.name}: {text}"
+                  for name, text in domain.template_placeholders.items()]
     lines += ["", "verdicts:"]
     lines += [f"  {verdict.value}".ljust(16) + text for verdict, text in VERDICT_HELP.items()]
     lines += ["", "exit status:", "  0  every test passed", "  1  some test did not pass",
@@ -108,7 +111,7 @@ def register(subparsers: argparse._SubParsersAction, words: Sequence[str] = ()) 
     for domain in domains_list:
         sub = domains.add_parser(
             domain.name, help=domain.summary, description=description,
-            formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES + "\n" + _help_tail(),
+            formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES + "\n" + _help_tail(domain),
         )
         _add_arguments(sub)
         add_domain_options(sub, domain, search_only=False,
