@@ -301,7 +301,7 @@ def run_all(work: list[tuple[int, int]], jobs: int, solutions: list, base: Path,
 
 
 def table(counts: collections.Counter, cases: int, seed: int, seconds: float, jobs: int, mode: str) -> str:
-    outcomes = [*fuzzing.OK_STATUSES.values(), *fuzzing.VIOLATIONS]
+    outcomes = [*fuzzing.OK_STATUSES.values(), "interrupted 130", "interrupted 143", *fuzzing.VIOLATIONS]
     used = [o for o in outcomes if any(key[2] == o for key in counts)]
     rows = sorted({key[:2] for key in counts})
     machine = (f"{time.strftime('%Y-%m-%d', time.gmtime())}, on {os.cpu_count()} cores, "
