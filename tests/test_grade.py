@@ -203,6 +203,7 @@ def test_junit_files_validate_against_the_schema(graded):
         suites = document["testsuite"]
         failed = sum(1 for row in graded["results"][domain] if not row["passed"])
         assert sum(suite["@failures"] + suite["@errors"] for suite in suites) == failed
+        assert all(suite["properties"]["property"][0]["@name"] == "isolation" for suite in suites)
 
 
 def test_markdown_and_csv_reports(graded):

@@ -136,7 +136,8 @@ def gradescope_document(results: list[TestResult], weights: dict[str, float] | N
 
 
 def junit_xml(results: list[TestResult]) -> str:
-    """JUnit XML: ``testsuites`` / a ``testsuite`` per program / a ``testcase`` per test."""
+    """JUnit XML: ``testsuites`` / a ``testsuite`` per program / a ``testcase`` per test; each suite's
+    ``properties`` record the isolation its runs had."""
     root = ElementTree.Element("testsuites", name="heurist grade")
     stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
     host = socket.gethostname() or "localhost"
@@ -151,6 +152,10 @@ def junit_xml(results: list[TestResult]) -> str:
             "skipped": "0", "time": f"{seconds:.3f}", "timestamp": stamp, "hostname": host, "id": str(index),
             "package": "heurist.grade",
         })
+        levels = sorted({result.isolation for result in mine if result.isolation})
+        if levels:
+            properties = ElementTree.SubElement(suite, "properties")
+            ElementTree.SubElement(properties, "property", {"name": "isolation", "value": ", ".join(levels)})
         for result in mine:
             case = ElementTree.SubElement(suite, "testcase", {
                 "name": result.test, "classname": program, "time": f"{result.wall_time or 0.0:.3f}",
