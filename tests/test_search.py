@@ -267,3 +267,12 @@ def test_the_cyclic_garbage_collector_rests_during_a_search_and_is_back_after_it
         assert not gc.isenabled()  # a caller's choice is left alone
     finally:
         gc.enable()
+
+
+def test_a_heuristic_registry_is_a_read_only_mapping_of_names():
+    from heurist.domains.blocksworld import HEURISTICS
+
+    assert list(HEURISTICS) == HEURISTICS.names() and len(HEURISTICS) == len(HEURISTICS.names())
+    assert dict(HEURISTICS)["h1"] is HEURISTICS["H1"]  # an alias finds its heuristic, but is not listed
+    assert "H1" in HEURISTICS and "H1" not in list(HEURISTICS)
+    assert repr(HEURISTICS).startswith("HeuristicRegistry('blocksworld', ['zero', 'h1'")

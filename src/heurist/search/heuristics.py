@@ -22,7 +22,7 @@ import inspect
 import numbers
 import sys
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 from heurist.errors import InputError
@@ -30,8 +30,9 @@ from heurist.search.limits import clock
 from heurist.search.problem import Heuristic
 
 
-class HeuristicRegistry:
-    """The named heuristics of one domain, with optional aliases."""
+class HeuristicRegistry(Mapping):
+    """The named heuristics of one domain, with optional aliases: a read-only mapping from each name to its
+    function (iterating gives the names, not the aliases; ``registry["H1"]`` finds an alias too)."""
 
     def __init__(self, domain: str):
         self.domain = domain
@@ -68,6 +69,15 @@ class HeuristicRegistry:
 
     def __getitem__(self, name: str) -> Heuristic:
         return self._by_name[self._aliases.get(name, name)]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._by_name)
+
+    def __len__(self) -> int:
+        return len(self._by_name)
+
+    def __repr__(self) -> str:
+        return f"HeuristicRegistry({self.domain!r}, {self.names()!r})"
 
     def describe(self) -> list[tuple[str, str]]:
         """(name, first docstring line) for each heuristic, for help texts."""
