@@ -293,3 +293,12 @@ def test_symmetry_is_off_when_the_goal_board_is_not_symmetric():
     problem = problem_from_puzzle(read_puzzle(DATA / "f24_w25_goal/hard2.txt"), symmetry=True)
     assert not problem.symmetry
     assert problem.initial_state == problem.start
+
+
+def test_describe_move_takes_the_problem_or_its_geometry():
+    from heurist.domains.klotski import HEURISTICS, describe_move, load
+    from heurist.search import search
+
+    problem = load(str(Path(__file__).resolve().parents[1] / "data/hrd/w23_s24_char/testhrd_easy1.txt"))
+    action = search(problem, "astar", HEURISTICS["pdb"]).actions[0]
+    assert describe_move(problem, action) == describe_move(problem.geometry, action) == "2x2 at (3,0) right"

@@ -53,8 +53,10 @@ def problem_from_puzzle(puzzle: Puzzle, metric: str = "step", symmetry: bool = F
     )
 
 
-def describe_move(geometry: Geometry, action: tuple[int, int, int]) -> str:
-    """E.g. ``2x2 at (0,1) down`` for one-cell steps, ``... to (3,1)`` for longer moves."""
+def describe_move(board: Geometry | KlotskiProblem, action: tuple[int, int, int]) -> str:
+    """E.g. ``2x2 at (0,1) down`` for one-cell steps, ``... to (3,1)`` for longer moves; ``board`` is the
+    problem or its geometry."""
+    geometry = board.geometry if isinstance(board, KlotskiProblem) else board
     shape, source, target = action
     r, c = geometry.row_col(source)
     tr, tc = geometry.row_col(target)
