@@ -507,3 +507,19 @@ def test_a_switch_option_takes_true_or_false_only(name, option, tmp_path_factory
     case = get_case((_course_ids(name) or _generated_ids(name))[0], tmp_path_factory)
     with pytest.raises(InputError, match=option.replace("_", "-")):
         case.load(**{option: "yes"})
+
+
+def test_every_domain_s_problem_prints_readably():
+    from heurist.domains import all_domains
+
+    examples = {"klotski": ("data/hrd/w23_s24_char/testhrd_easy1.txt", {}),
+                "blocksworld": ("data/blocksworld/probA05.bwp", {}),
+                "tiles": ("data/tiles/aima-26.txt", {}),
+                "blokus": ("small_set.txt", {"board_size": (6, 6)})}
+    root = Path(__file__).resolve().parents[1]
+    for domain in all_domains():
+        if domain.name not in examples:
+            continue
+        path, options = examples[domain.name]
+        problem = domain.load(root / path if "/" in path else path, **options)
+        assert " object at 0x" not in repr(problem), repr(problem)

@@ -114,6 +114,9 @@ class BlokusProblem(ShowsItself):
             marks.setdefault(self.start, "s")
         return self.board.draw(state[0], marks)
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.describe()!r})"
+
     def describe(self) -> str:
         board = self.board
         text = f"{self.kind} on {board.rows}x{board.cols} with {board.pieces.name} from {self.start}"

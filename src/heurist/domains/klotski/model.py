@@ -110,6 +110,11 @@ class KlotskiProblem(ShowsItself):
         """The rule that changes the distances: the move metric."""
         return f"{self.metric} metric"
 
+    def __repr__(self) -> str:
+        symmetry = ", symmetry" if self.symmetry else ""
+        return (f"KlotskiProblem({self.name!r}, {self.geometry.height}x{self.geometry.width}, "
+                f"metric={self.metric!r}{symmetry})")
+
     def with_metric(self, metric: str) -> KlotskiProblem:
         return KlotskiProblem(
             self.geometry, self.start, self.goal_state, metric, self.name, self.symmetry, self.variant
