@@ -276,3 +276,11 @@ def test_a_heuristic_registry_is_a_read_only_mapping_of_names():
     assert dict(HEURISTICS)["h1"] is HEURISTICS["H1"]  # an alias finds its heuristic, but is not listed
     assert "H1" in HEURISTICS and "H1" not in list(HEURISTICS)
     assert repr(HEURISTICS).startswith("HeuristicRegistry('blocksworld', ['zero', 'h1'")
+
+
+def test_a_result_prints_its_outcome_in_one_line():
+    from heurist.domains.klotski import HEURISTICS, load
+
+    problem = load(__file__.rsplit("/tests/", 1)[0] + "/data/hrd/w23_s24_char/testhrd_easy1.txt")
+    expected = "<SearchResult astar: solved, cost 1, 1 moves, 2 expansions>"
+    assert repr(search(problem, "astar", HEURISTICS["pdb"])) == expected

@@ -72,6 +72,13 @@ class SearchResult:
     def plan_length(self) -> int | None:
         return len(self.actions) if self.solved else None
 
+    def __repr__(self) -> str:
+        """The outcome in one line; the plan itself is in ``actions`` and ``states`` (a domain formats them)."""
+        outcome = self.status.value + (f" ({self.limit} limit)" if self.limit else "")
+        if self.solved:
+            outcome += f", cost {self.cost:g}, {len(self.actions):,} moves"
+        return f"<SearchResult {self.algorithm}: {outcome}, {self.statistics.expansions:,} expansions>"
+
     def _repr_html_(self) -> str:
         """The outcome and statistics as a table, for notebooks."""
         from html import escape
