@@ -91,7 +91,7 @@ def search(
         try:
             setup = prepare_heuristic(heuristic, problem)
             session.begin_search()
-            result = run(problem, heuristic, **options)
+            result = _specialised(heuristic, algorithm, problem, run)(problem, heuristic, **options)
         except SearchStopped as stopped:  # while preparing, or before the algorithm's loop began
             return _stopped_early(algorithm, stopped, session)
     result.statistics.total_time = setup + result.statistics.search_time
@@ -99,6 +99,23 @@ def search(
     if result.solved and unfold is not None:
         result.actions, result.states = unfold(result.states)
     return result
+
+
+def _specialised(heuristic: Heuristic, algorithm: str, problem: Problem,
+                 generic: Callable[..., SearchResult]) -> Callable[..., SearchResult]:
+    """The heuristic's own implementation of ``algorithm`` for ``problem``, if it offers one; else ``generic``.
+
+    A heuristic may have a method ``specialised(algorithm, problem)`` that
+    returns a function with the algorithm's signature and contract (the same
+    plan and the same statistics as the generic algorithm would give with
+    this heuristic, limits and interruptions honoured alike), typically
+    compiled code that knows the domain; or None. The engine stays
+    domain-free: it only asks.
+    """
+    offer = getattr(heuristic, "specialised", None)
+    if not callable(offer):
+        return generic
+    return offer(algorithm, problem) or generic
 
 
 def _stopped_early(algorithm: str, stopped: SearchStopped, session: SearchSession) -> SearchResult:
