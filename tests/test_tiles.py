@@ -39,7 +39,8 @@ def space():
 def test_the_domain_is_found_by_name():
     assert get_domain("tiles") is DOMAIN
     assert DOMAIN.default_heuristic in HEURISTICS
-    assert set(HEURISTICS.names()) == {"zero", "misplaced", "manhattan", "linear-conflict"}
+    assert set(HEURISTICS.names()) == {"zero", "misplaced", "manhattan", "linear-conflict", "pdb", "pdb-5-5-5",
+                                       "pdb-6-6-3"}
 
 
 def test_sample_files_load():

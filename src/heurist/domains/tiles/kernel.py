@@ -14,7 +14,8 @@ runs the same algorithm in compiled code on one mutable board:
   its plan and every statistic but the times;
 * the heuristic evaluated incrementally: a move changes one tile's cell, so
   only the group holding that tile (and, for the reflection, the group
-  holding the reflected tile) is ranked and looked up again;
+  holding the reflected tile) is ranked again; the other groups' ranks are
+  kept along the path and only looked up with the blank's new cell;
 * the cycle check compares the child only with path states an even number
   of moves back whose blank is on the same cell (the blank's cell
   alternates colour on the chequerboard), by a 64-bit Zobrist hash and then
@@ -47,11 +48,10 @@ _INFINITE = 1 << 40
 
 
 @numba.njit(cache=True, nogil=True)
-def _group_value(group, where, mirror, reflected, labels, sizes, offsets, tables, cells):  # pragma: no cover
-    """The database value of one group, for the state (``reflected``: for the state's mirror image)."""
+def _group_rank(group, where, mirror, reflected, labels, sizes, cells, buffer):  # pragma: no cover
+    """The rank of one group's placement in the state (``reflected``: in the state's mirror image)."""
     index = 0
     size = sizes[group]
-    buffer = np.empty(size, dtype=np.int64)
     for i in range(size):
         label = labels[group, i]
         cell = mirror[where[mirror[label]]] if reflected else where[label]
@@ -61,13 +61,13 @@ def _group_value(group, where, mirror, reflected, labels, sizes, offsets, tables
             if buffer[j] < cell:
                 digit -= 1
         index = index * (cells - i) + digit
-    return np.int64(tables[offsets[group] + index])
+    return index
 
 
 @numba.njit(cache=True, nogil=True)
 def _run(counters, board, where, blank_at, next_move, h_at, regular, reflected, hashes, boards,
          neighbours, group_of, labels, sizes, offsets, tables, mirror, use_mirror, zobrist,
-         blank_label, cells):  # pragma: no cover
+         blank_label, cells, scratch):  # pragma: no cover
     """Advance the search until it is solved, exhausted, or due for a limit check (see the module's docstring)."""
     groups = sizes.shape[0]
     depth = counters[_DEPTH]
@@ -150,18 +150,17 @@ def _run(counters, board, where, blank_at, next_move, h_at, regular, reflected, 
                 regular[child, g] = regular[depth, g]
                 reflected[child, g] = reflected[depth, g]
             group = group_of[label]
-            regular[child, group] = _group_value(group, where, mirror, False, labels, sizes, offsets, tables,
-                                                 cells)
+            regular[child, group] = _group_rank(group, where, mirror, False, labels, sizes, cells, scratch)
             total = 0
             for g in range(groups):
-                total += regular[child, g]
+                total += tables[offsets[g] + regular[child, g] * cells + target]
             if use_mirror:
                 group = group_of[mirror[label]]
-                reflected[child, group] = _group_value(group, where, mirror, True, labels, sizes, offsets,
-                                                       tables, cells)
+                reflected[child, group] = _group_rank(group, where, mirror, True, labels, sizes, cells, scratch)
                 other = 0
+                seen_blank = mirror[target]
                 for g in range(groups):
-                    other += reflected[child, g]
+                    other += tables[offsets[g] + reflected[child, g] * cells + seen_blank]
                 if other > total:
                     total = other
             h_at[child] = total
@@ -184,6 +183,20 @@ def _run(counters, board, where, blank_at, next_move, h_at, regular, reflected, 
             where[label] = blank
             where[blank_label] = parent_blank
         depth -= 1
+
+
+_FLAT: dict[tuple, tuple] = {}
+
+
+def _flat_tables(prepared: Prepared) -> tuple:
+    """The databases end to end in one array and each one's offset, shared by problems with the same tables."""
+    key = tuple(id(table) for table in prepared.tables)
+    found = _FLAT.get(key)
+    if found is None or any(a is not b for a, b in zip(found[2], prepared.tables)):
+        flat = np.concatenate([np.asarray(table, dtype=np.uint8) for table in prepared.tables])
+        offsets = np.cumsum([0] + [len(table) for table in prepared.tables[:-1]]).astype(np.int64)
+        found = _FLAT[key] = (flat, offsets, list(prepared.tables))
+    return found[0], found[1]
 
 
 class _Search:
@@ -212,23 +225,26 @@ class _Search:
                 self.group_of[member] = g
                 self.labels[g, i] = member
         self.group_of[self.blank_label] = 0  # the blank is in no group; its moves never reach here
-        self.tables = np.concatenate([np.asarray(table, dtype=np.uint8) for table in prepared.tables])
-        self.offsets = np.cumsum([0] + [len(table) for table in prepared.tables[:-1]]).astype(np.int64)
+        self.tables, self.offsets = _flat_tables(prepared)
         self.use_mirror = prepared.mirror is not None
         self.mirror = np.array(prepared.mirror if self.use_mirror else range(cells), dtype=np.int64)
         rng = np.random.default_rng(20021)  # fixed: the hashes only speed up the cycle check
         self.zobrist = rng.integers(0, 2**63 - 1, size=(cells, cells), dtype=np.int64)
         self.groups = len(groups)
+        self.scratch = np.zeros(cells, dtype=np.int64)
         self._allocate(64)
         self.blank_at[0] = self.where[self.blank_label]
         self.hashes[0] = np.bitwise_xor.reduce(self.zobrist[self.board, np.arange(cells)])
         self.boards[0] = self.board
+        blank = int(self.blank_at[0])
+        h = other = 0
         for g in range(len(groups)):
-            self.regular[0, g] = self._value(g, False)
-            self.reflected[0, g] = self._value(g, True) if self.use_mirror else 0
-        h = int(self.regular[0].sum())
-        if self.use_mirror:
-            h = max(h, int(self.reflected[0].sum()))
+            self.regular[0, g] = self._rank(g, False)
+            h += int(self.tables[self.offsets[g] + self.regular[0, g] * cells + blank])
+            if self.use_mirror:
+                self.reflected[0, g] = self._rank(g, True)
+                other += int(self.tables[self.offsets[g] + self.reflected[0, g] * cells + self.mirror[blank]])
+        h = max(h, other)
         self.h_at[0] = h
         self.counters = np.zeros(10, dtype=np.int64)
         self.grow(h + 2)
@@ -253,15 +269,15 @@ class _Search:
                                 self.hashes, self.boards], kept):
             new[:old] = before
 
-    def _value(self, group: int, reflected: bool) -> int:
-        return int(_group_value(group, self.where, self.mirror, reflected, self.labels, self.sizes,
-                                self.offsets, self.tables, self.cells))
+    def _rank(self, group: int, reflected: bool) -> int:
+        return int(_group_rank(group, self.where, self.mirror, reflected, self.labels, self.sizes, self.cells,
+                               self.scratch))
 
     def run(self) -> int:
         return _run(self.counters, self.board, self.where, self.blank_at, self.next_move, self.h_at,
                     self.regular, self.reflected, self.hashes, self.boards, self.neighbours, self.group_of,
                     self.labels, self.sizes, self.offsets, self.tables, self.mirror, self.use_mirror,
-                    self.zobrist, self.blank_label, self.cells)
+                    self.zobrist, self.blank_label, self.cells, self.scratch)
 
 
 def idastar_with_databases(problem: TilesProblem, prepared: Prepared, *,

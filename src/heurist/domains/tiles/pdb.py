@@ -3,20 +3,26 @@
 The tiles (not the blank) are split into disjoint groups. For one group, the
 *abstract* puzzle keeps the group's tiles and the blank and makes every other
 tile indistinguishable; its database holds, for every placement of the
-group's tiles, the fewest moves **of the group's tiles** needed to bring
-them home, with the blank anywhere. Moves of the other tiles are free in
-that count, so each real move is counted by at most one group and the sums
-over the groups add up without overestimating (admissible); a move changes
-one group's placement by one abstract move, so that group's value changes
-by at most 1 and the others not at all (consistent).
+group's tiles and every cell of the blank, the fewest moves **of the group's
+tiles** needed to bring them home. Moves of the other tiles are free in that
+count, so each real move is counted by at most one group and the sums over
+the groups add up without overestimating (admissible). A move of one of the
+group's tiles is one abstract move of cost 1, and a move of another tile is
+an abstract move of cost 0 in both directions, which leaves the distance as
+it is; so a real move changes one group's value by at most 1 and no other
+(consistent). Keeping the blank's cell in the table matters: the smaller
+table minimised over the blank (as Felner, Korf and Hanan store it) is
+admissible but not consistent -- group tiles can wall the blank in, and one
+move can then drop that minimum by several.
 
 Tables are built by a breadth-first search over (placement of the group's
 tiles, blank cell) in which moving the blank into a cell no group tile
 occupies costs 0 and swapping it with a group tile costs 1 (a 0-1 BFS done
-level by level with numpy), then minimised over the blank. Placements are
-numbered by a perfect ranking of partial permutations (the group's tiles
-in order, each cell counted among the cells the earlier tiles left free),
-one byte per entry: ``n! / (n - k)!`` bytes for k tiles on n cells.
+level by level with numpy). Placements are numbered by a perfect ranking of
+partial permutations (the group's tiles in order, each cell counted among
+the cells the earlier tiles left free), and entry ``rank * cells + blank``
+holds the distance in one byte: ``cells * n! / (n - k)!`` bytes for k tiles
+on n cells (92 MB for a group of 6 on the 15-puzzle).
 
 Any goal works: every tile is *labelled* by its goal cell, so a database
 is about labels and cells and depends only on the board's size, the goal
@@ -42,12 +48,13 @@ from typing import Any
 
 from heurist import cache
 from heurist.domains.tiles.model import State, TilesProblem
+from heurist.errors import InputError
 
-PDB_VERSION = 1
+PDB_VERSION = 2
 """Version of the tables' cache entries: raise it whenever their values could change."""
 _CACHE_KIND = "tiles-pdb"
 MAX_TABLE_STATES = 400_000_000
-"""The largest (placements x blank cells) search space a table may be built from (bytes of working memory)."""
+"""The largest table (placements x blank cells, one byte each) heurist builds."""
 UNREACHED = 255
 
 
@@ -59,8 +66,8 @@ NAMED_PARTITIONS_4X4: dict[str, tuple[tuple[int, ...], ...]] = {
     #  4  5  6  7
     #  8  9 10 11
     # 12 13 14 15
-    "5-5-5": ((1, 2, 3, 5, 6), (4, 8, 9, 12, 13), (7, 10, 11, 14, 15)),
-    "6-6-3": ((1, 2, 3, 5, 6, 7), (9, 10, 11, 13, 14, 15), (4, 8, 12)),
+    "5-5-5": ((1, 2, 4, 5, 8), (3, 6, 7, 10, 11), (9, 12, 13, 14, 15)),
+    "6-6-3": ((1, 2, 4, 5, 8, 9), (3, 6, 7, 10, 11, 15), (12, 13, 14)),
     "7-8": ((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),
 }
 """The 15-puzzle's static partitions, as groups of goal cells with the blank's goal in cell 0."""
@@ -180,12 +187,13 @@ def _rank_rows(positions, cells: int):
 # ----- building --------------------------------------------------------------------------------
 
 def build_table(rows: int, cols: int, blank: int, group: Sequence[int]):
-    """The database of one group: a uint8 array over placements (``rank``), each entry the fewest group moves.
+    """The database of one group: a uint8 array, entry ``rank * cells + blank`` the fewest group moves.
 
     ``group`` lists the goal cells (labels) of the group's tiles; the abstract
     goal has each of them on its own cell and the blank on ``blank``.
-    Placements no blank position reaches keep :data:`UNREACHED` (only when
-    the group holds every tile, where parity splits the space).
+    Entries no search reaches keep :data:`UNREACHED`: the blank on a group
+    tile's cell, and (when the group holds every tile) the half of the
+    placements of the wrong parity.
     """
     import numpy as np
 
@@ -254,16 +262,31 @@ def build_table(rows: int, cols: int, blank: int, group: Sequence[int]):
         level += 1
         if level >= UNREACHED:
             raise OverflowError("a pattern database's distances exceed one byte")
-    return distance.reshape(placements, cells).min(axis=1)
+    return distance
+
+
+_LOADED: dict[tuple, Any] = {}
+"""Tables this process has loaded, by board, blank cell and group: the next problem of the same kind shares them."""
 
 
 def load_table(rows: int, cols: int, blank: int, group: Sequence[int]):
-    """:func:`build_table`, read from the user's cache when it holds it (and written there when it does not)."""
+    """:func:`build_table`, read from the user's cache when it holds it (and written there when it does not).
+
+    Kept for the rest of the process too (a few hundred MB at most), so that
+    a hundred 15-puzzles read their tables once.
+    """
+    group = tuple(int(cell) for cell in group)
+    found = _LOADED.get((rows, cols, blank, group))
+    if found is None:
+        found = _LOADED[rows, cols, blank, group] = _read_or_build(rows, cols, blank, group)
+    return found
+
+
+def _read_or_build(rows: int, cols: int, blank: int, group: tuple[int, ...]):
     import numpy as np
 
-    group = tuple(int(cell) for cell in group)
     key = ("tiles pattern database", PDB_VERSION, rows, cols, blank, group)
-    size = table_states(rows * cols, len(group))
+    size = table_states(rows * cols, len(group)) * rows * cols
 
     def valid(value: Any) -> bool:
         return isinstance(value, bytes) and len(value) == size
@@ -290,7 +313,7 @@ class Prepared:
     mirror: list[int] | None
     """The diagonal reflection of cells (and labels), or None when it is not used."""
     lists: list[list[int]] = field(default_factory=list)
-    """The tables as Python lists (fast single lookups)."""
+    """The tables as Python lists (fast single lookups; small boards only)."""
 
 
 class PatternDatabaseHeuristic:
@@ -312,7 +335,11 @@ class PatternDatabaseHeuristic:
         if found is None:
             rows, cols = problem.rows, problem.cols
             blank = problem.goal_index[0]
-            groups = partition_for(rows, cols, blank, self.partition)
+            try:
+                groups = partition_for(rows, cols, blank, self.partition)
+            except ValueError as error:
+                raise InputError(f"the partition {self.partition} does not fit a {problem.kind()}: {error}",
+                                 "--heuristic") from None
             tables = [load_table(rows, cols, blank, group) for group in groups]
             found = Prepared(
                 problem.cells, groups, tables, list(problem.goal_index),
@@ -336,14 +363,16 @@ class PatternDatabaseHeuristic:
         for cell, tile in enumerate(state):
             where[memo.label[tile]] = cell
         tables = memo.lists or memo.tables
+        blank = where[memo.label[0]]
         total = 0
         for group, table in zip(memo.groups, tables):
-            total += int(table[rank([where[label] for label in group], cells)])
+            total += int(table[rank([where[label] for label in group], cells) * cells + blank])
         mirror = memo.mirror
         if mirror is not None:
             other = 0
             for group, table in zip(memo.groups, tables):
-                other += int(table[rank([mirror[where[mirror[label]]] for label in group], cells)])
+                other += int(table[rank([mirror[where[mirror[label]]] for label in group], cells) * cells
+                                   + mirror[blank]])
             total = max(total, other)
         return total
 
