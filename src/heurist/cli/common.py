@@ -103,22 +103,28 @@ class ArgumentParser(argparse.ArgumentParser):
 def add_search_arguments(
     parser: argparse.ArgumentParser, heuristics: HeuristicRegistry, default_heuristic: str
 ) -> None:
-    """--algo, --heuristic, --weight and the limits."""
+    """--algo, --heuristic, --weight and the limits.
+
+    Both defaults are settled once the instance is loaded (:func:`settle_search`): when neither is given,
+    the domain may prefer another pair for the instance (IDA* with pattern databases for a 15-puzzle).
+    """
     group = parser.add_argument_group("search")
     group.add_argument(
         "--algo",
         "-a",
         choices=list(ALGORITHMS),
-        default="astar",
-        help="search algorithm (default: %(default)s)",
+        default=None,
+        help="search algorithm (default: astar, or the domain's choice for the instance when -H is not given "
+             "either)",
     )
     names = heuristics.help_names()
     group.add_argument(
         "--heuristic",
         "-H",
-        default=default_heuristic,
+        default=None,
         metavar="NAME",
-        help=f"one of: {names}; or FILE.py:FUNCTION or MODULE:FUNCTION (default: %(default)s)",
+        help=f"one of: {names}; or FILE.py:FUNCTION or MODULE:FUNCTION (default: {default_heuristic}, "
+             "or the domain's choice for the instance when --algo is not given either)",
     )
     group.add_argument(
         "--weight", "-w", type=finite_weight, default=2.0, help="weight of wastar's h (default: %(default)s)"
@@ -175,8 +181,25 @@ def default_memory_limit() -> float:
     return round(total / 2) if total else math.inf
 
 
-def run_search(problem: Any, args: argparse.Namespace, heuristics: HeuristicRegistry) -> SearchResult:
+def settle_search(domain: Domain, problem: Any, args: argparse.Namespace) -> None:
+    """Fill in --algo and --heuristic when the command line left them out.
+
+    Neither given: the domain's choice for this instance (:meth:`Domain.default_search`, A* and the domain's
+    default heuristic unless it knows better); one given: the usual default for the other.
+    """
+    if args.algo is None and args.heuristic is None:
+        args.algo, args.heuristic = domain.default_search(problem)
+    if args.algo is None:
+        args.algo = "astar"
+    if args.heuristic is None:
+        args.heuristic = domain.default_heuristic
+
+
+def run_search(problem: Any, args: argparse.Namespace, heuristics: HeuristicRegistry,
+               domain: Domain | None = None) -> SearchResult:
     """Search as the command line says; a live progress line on a terminal unless --quiet."""
+    if domain is not None:
+        settle_search(domain, problem, args)
     heuristic = heuristics.resolve(args.heuristic)
     if not 1 <= args.weight < math.inf:
         raise InputError(f"expected a finite number of at least 1, got {args.weight!r}", "--weight")

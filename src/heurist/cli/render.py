@@ -24,6 +24,7 @@ from heurist.cli.common import (
     format_statistics,
     option_values,
     run_search,
+    settle_search,
 )
 from heurist.domains import Domain, named_domains
 from heurist.files import check_writable
@@ -94,11 +95,12 @@ def render(domain: Domain, args: argparse.Namespace) -> int:
     options = option_values(args, domain.options)
     # Plans read from files and pictures of the start show real states: no search-only reductions.
     problem = domain.load(args.file, **options) if args.solve else load_problem(domain, args.file, **options)
+    settle_search(domain, problem, args)
     statistics = None
     optimal = args.optimal
     actions = step_costs = None  # recovered from the problem's moves unless a replay gives them
     if args.solve:
-        result = run_search(problem, args, domain.heuristics)
+        result = run_search(problem, args, domain.heuristics, domain)
         if not result.solved:
             print(format_statistics(result), file=sys.stderr)
             print(f"heurist: {args.file}: no plan found, nothing drawn", file=sys.stderr)

@@ -65,7 +65,7 @@ def register(subparsers: argparse._SubParsersAction, words: Sequence[str] = ()) 
 def solve(domain: Domain, args: argparse.Namespace) -> int:
     check_render_target(args)
     problem = domain.load(args.file, **option_values(args, domain.options))
-    result = run_search(problem, args, domain.heuristics)
+    result = run_search(problem, args, domain.heuristics, domain)
     render_result(
         domain,
         problem,

@@ -227,6 +227,13 @@ class Domain:
         """``count`` random instances from ``seed`` as (file name, text) pairs."""
         raise InputError(f"the {self.name} domain has no instance generator")
 
+    def default_search(self, problem: Any) -> tuple[str, str]:
+        """(algorithm, heuristic) for ``heurist solve`` and ``render`` when the command line names neither.
+
+        A* and :attr:`default_heuristic`, unless the domain knows a better pair for this instance.
+        """
+        return "astar", self.default_heuristic
+
     def plain(self, problem: Any) -> Any:
         """The same instance with every search-only reduction off, so that states are the real ones."""
         return problem

@@ -31,11 +31,12 @@ search runs; compiled code is cached on disk by numba (``cache=True``).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba
 import numpy as np
 
 from heurist.domains.tiles.model import TilesProblem
-from heurist.domains.tiles.pdb import Prepared
 from heurist.search.limits import Limits, LimitWatch, SearchStopped
 from heurist.search.plan import finish
 from heurist.search.statistics import SearchResult, Statistics, Status
@@ -188,7 +189,7 @@ def _run(counters, board, where, blank_at, next_move, h_at, regular, reflected, 
 _FLAT: dict[tuple, tuple] = {}
 
 
-def _flat_tables(prepared: Prepared) -> tuple:
+def _flat_tables(prepared: Any) -> tuple:
     """The databases end to end in one array and each one's offset, shared by problems with the same tables."""
     key = tuple(id(table) for table in prepared.tables)
     found = _FLAT.get(key)
@@ -202,7 +203,7 @@ def _flat_tables(prepared: Prepared) -> tuple:
 class _Search:
     """The arrays of one compiled search: the board, the path and the databases."""
 
-    def __init__(self, problem: TilesProblem, prepared: Prepared):
+    def __init__(self, problem: TilesProblem, prepared: Any):
         cells = problem.cells
         label = prepared.label
         self.cells = cells
@@ -280,9 +281,11 @@ class _Search:
                     self.zobrist, self.blank_label, self.cells, self.scratch)
 
 
-def idastar_with_databases(problem: TilesProblem, prepared: Prepared, *,
+def idastar_with_databases(problem: TilesProblem, prepared: Any, *,
                            limits: Limits | None = None) -> SearchResult:
     """IDA* on ``problem`` with the pattern databases ``prepared``: the generic IDA*'s result, compiled.
+
+    ``prepared`` is a :class:`heurist.domains.tiles.pdb.Prepared` (groups, tables, labels, reflection).
 
     The statistics are filled as the generic search fills them (they have no
     slot for the number of f-bound iterations, which the result carries as

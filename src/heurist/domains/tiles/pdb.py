@@ -55,6 +55,8 @@ PDB_VERSION = 2
 _CACHE_KIND = "tiles-pdb"
 MAX_TABLE_STATES = 400_000_000
 """The largest table (placements x blank cells, one byte each) heurist builds."""
+DEFAULT_TABLE_BYTES = 100_000_000
+"""The largest table a default partition uses on boards other than 4x4."""
 UNREACHED = 255
 
 
@@ -100,15 +102,17 @@ def chunked_partition(rows: int, cols: int, blank: int, sizes: Sequence[int]) ->
 
 
 def default_group_sizes(rows: int, cols: int) -> tuple[int, ...]:
-    """A sensible partition for any board: 6-6-3 on 4x4; else groups as large as fit the table budget."""
-    tiles = rows * cols - 1
+    """A sensible partition for any board: 6-6-3 on 4x4; two halves up to 8 tiles; else groups as large as
+    keep each table within :data:`DEFAULT_TABLE_BYTES` (at most 6 tiles)."""
+    cells = rows * cols
+    tiles = cells - 1
     if (rows, cols) == (4, 4):
         return (6, 6, 3)
     if tiles <= 8:
         first = (tiles + 1) // 2
         return (first, tiles - first) if tiles - first else (first,)
     size = 1
-    while size < min(tiles, 6) and table_states(rows * cols, size + 1) <= MAX_TABLE_STATES // 2:
+    while size < min(tiles, 6) and table_states(cells, size + 1) * cells <= DEFAULT_TABLE_BYTES:
         size += 1
     sizes = [size] * (tiles // size)
     if tiles % size:
