@@ -179,7 +179,7 @@ def test_the_compiled_idastar_gives_the_generic_result(name):
 
 
 def test_the_compiled_idastar_matches_on_a_15_puzzle_and_is_deterministic():
-    problem = korf_walk(70, random.Random(8))
+    problem = korf_walk(44, random.Random(8))
     heuristic = HEURISTICS["pdb-5-5-5"]
     first = search(problem, "idastar", heuristic)
     assert _same(first, search(problem, "idastar", heuristic))
@@ -208,3 +208,28 @@ def test_an_unsolvable_puzzle_is_answered_at_once():
     problem = TilesProblem(3, 3, (2, 1, 3, 4, 5, 6, 7, 8, 0))
     result = search(problem, "idastar", HEURISTICS["pdb"])
     assert result.status is Status.UNSOLVABLE and result.statistics.expansions == 0
+
+
+# ----- the default search ------------------------------------------------------------------------
+
+def test_the_domain_chooses_idastar_with_databases_from_16_cells():
+    assert DOMAIN.default_search(korf(12)) == ("idastar", "pdb")
+    assert DOMAIN.default_search(DOMAIN.load(DATA / "aima-26.txt")) == ("astar", "linear-conflict")
+
+
+def test_the_command_line_settles_the_defaults(capsys):
+    import json
+
+    from heurist.cli.main import main
+
+    assert main(["solve", "tiles", str(DATA / "aima-26.txt"), "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert (document["algorithm"], document["heuristic"], document["statistics"]["expansions"]) == \
+        ("astar", "linear-conflict", 863)  # the 8-puzzle's default run is unchanged
+    assert main(["solve", "tiles", str(DATA / "korf100" / "korf012.txt"), "-a", "idastar", "-H", "pdb-5-5-5",
+                 "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert (document["algorithm"], document["heuristic"], document["cost"]) == ("idastar", "pdb-5-5-5", 45)
+    assert main(["solve", "tiles", str(DATA / "korf100" / "korf012.txt"), "-a", "idastar", "--max-expansions", "5",
+                 "-q"]) == 3  # one of the two named: the usual default (linear conflict) for the other
+    assert "initial_h_value: 35" in capsys.readouterr().out
