@@ -189,9 +189,14 @@ def test_the_compiled_idastar_matches_on_a_15_puzzle_and_is_deterministic():
 @pytest.mark.parametrize("number", [12, 42, 55, 79, 97])
 def test_korf_instances_get_their_published_length(number):
     problem = korf(number)
-    result = search(problem, "idastar", HEURISTICS["pdb-5-5-5"])
+    heuristic = HEURISTICS["pdb-5-5-5"]
+    result = search(problem, "idastar", heuristic)
     assert result.solved and result.plan_length == published_length(number)
     assert problem.replay(result.actions) == problem.goal
+    # Along an optimal plan the exact distance of the i-th state is the length left: h <= h*, |h step| <= 1.
+    values = [heuristic(state, problem) for state in result.states]
+    assert all(value <= len(values) - 1 - i for i, value in enumerate(values))
+    assert all(abs(a - b) <= 1 for a, b in zip(values, values[1:]))
 
 
 def test_an_expansion_limit_stops_the_compiled_search_where_the_generic_one_stops():

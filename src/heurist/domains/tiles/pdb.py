@@ -43,10 +43,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from heurist import cache
 from heurist.domains.tiles.model import State, TilesProblem
 from heurist.errors import InputError
 
@@ -289,6 +287,8 @@ def load_table(rows: int, cols: int, blank: int, group: Sequence[int]):
 def _read_or_build(rows: int, cols: int, blank: int, group: tuple[int, ...]):
     import numpy as np
 
+    from heurist import cache
+
     key = ("tiles pattern database", PDB_VERSION, rows, cols, blank, group)
     size = table_states(rows * cols, len(group)) * rows * cols
 
@@ -305,19 +305,20 @@ def _read_or_build(rows: int, cols: int, blank: int, group: tuple[int, ...]):
 
 # ----- the heuristic ---------------------------------------------------------------------------
 
-@dataclass
 class Prepared:
-    """One problem's databases: the groups (goal cells), their tables, and how tiles map to labels."""
+    """One problem's databases: the groups (goal cells), their tables, and how tiles map to labels.
 
-    cells: int
-    groups: tuple[tuple[int, ...], ...]
-    tables: list[Any]
-    label: list[int]
-    """``label[tile]``: the tile's goal cell."""
-    mirror: list[int] | None
-    """The diagonal reflection of cells (and labels), or None when it is not used."""
-    lists: list[list[int]] = field(default_factory=list)
-    """The tables as Python lists (fast single lookups; small boards only)."""
+    * ``label[tile]``: the tile's goal cell;
+    * ``mirror``: the diagonal reflection of cells (and labels), or None when it is not used;
+    * ``lists``: the tables as Python lists (fast single lookups; small boards only).
+    """
+
+    __slots__ = ("cells", "groups", "tables", "label", "mirror", "lists")
+
+    def __init__(self, cells: int, groups: tuple[tuple[int, ...], ...], tables: list[Any], label: list[int],
+                 mirror: list[int] | None, lists: list[list[int]]):
+        self.cells, self.groups, self.tables = cells, groups, tables
+        self.label, self.mirror, self.lists = label, mirror, lists
 
 
 class PatternDatabaseHeuristic:
