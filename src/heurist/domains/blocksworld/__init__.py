@@ -39,6 +39,7 @@ from heurist.domains.blocksworld.model import (
     State,
     format_numbered_stacks,
 )
+from heurist.domains.suites import file_suite
 from heurist.errors import InputError
 from heurist.scene import Scene
 
@@ -50,6 +51,14 @@ class BlocksWorldDomain(Domain):
     summary = "Blocks World on a fixed number of labelled stacks (.bwp files)"
     heuristics = HEURISTICS
     default_heuristic = DEFAULT_HEURISTIC
+    suites = (
+        file_suite("bw-tamu", "blocksworld", "Texas A&M CSCE 420 problems probA03-A11, probB03-B20",
+                   "blocksworld", "prob*.bwp"),
+        file_suite("bw-testcases", "blocksworld", "Spring 2021 course test cases",
+                   "blocksworld/spring21_testcases", "*.bwp"),
+        file_suite("bw-challenge", "blocksworld", "Spring 2021 challenge problems bwchp01-45",
+                   "blocksworld/spring21_bwchp", "*.bwp"),
+    )
     generate_options = (
         Option("stacks", f"number of stacks, at least {MIN_STACKS} (default: 5)", type=int, default=5,
                minimum=MIN_STACKS, maximum=100),

@@ -59,6 +59,7 @@ from heurist.domains.blokus.pieces import (
     parse_pieces,
     parse_targets,
 )
+from heurist.domains.suites import command_suite
 from heurist.errors import InputError
 from heurist.scene import Scene
 
@@ -102,11 +103,32 @@ def problem_from_pieces(pieces: PieceSet, *, puzzle: str | None = None, board_si
                         legacy=legacy_board)
 
 
+COURSE_COMMANDS = (
+    # (label, piece file, options): the exercise's reference commands that the
+    # generic engine solves (fill, corners, cover), as `heurist solve blokus` options.
+    ("fill-4x7-tiny", "tiny_set.txt", "--puzzle fill --board-size 4 7"),
+    ("corners-5x5-small", "small_set.txt", "--puzzle corners --board-size 5 5"),
+    ("corners-6x6-tiny2", "tiny_set_2.txt", "--puzzle corners --board-size 6 6"),
+    ("corners-8x8-tiny2", "tiny_set_2.txt", "--puzzle corners --board-size 8 8"),
+    ("cover-6x6-small", "small_set.txt", '--board-size 6 6 --start 3 3 --targets "[(2,2), (5,5), (1,4)]"'),
+    ("cover-8x8-small", "small_set.txt", '--board-size 8 8 --start 3 3 --targets "[(2,2), (5,5), (6,7)]"'),
+    ("cover-10x10-small", "small_set.txt", '--board-size 10 10 --start 3 3 --targets "[(2,2), (5,5), (6,7)]"'),
+    ("cover-10x10-valid-a", "valid_pieces.txt", '--board-size 10 10 --start 7 7 --targets "[(5,5), (8,8), (4,9)]"'),
+    ("cover-10x10-valid-b", "valid_pieces.txt", '--board-size 10 10 --start 5 5 --targets "[(3,4), (6,6), (7,5)]"'),
+    (
+        "cover-15x15-contest", "valid_pieces.txt",
+        '--board-size 15 15 --start 0 0 --targets "[(0,1), (0,9), (5,5), (8,8), (4,9), (9,2)]"',
+    ),
+)
+
+
 class BlokusDomain(Domain):
     name = "blokus"
     summary = "Blokus puzzles (fill, corners, cover) from the HUJI Intro to AI search exercise"
     heuristics = HEURISTICS
     default_heuristic = "reach"
+    suites = (command_suite("blokus-course", "blokus", "the HUJI exercise's fill, corners and cover commands",
+                            "blokus", COURSE_COMMANDS),)
     options = (
         Option("puzzle", "fill, corners or cover (default: the file's, else cover when --targets is given, "
                "else fill)", choices=PUZZLES, flags=("-z",)),
