@@ -15,9 +15,6 @@ from heurist.domains.blokus import load_pieces, make_problem, parse_pieces
 from heurist.domains.blokus.formats import write_course_solution
 from heurist.domains.blokus.heuristics import (
     HEURISTICS,
-    _needs,
-    _steiner_tables,
-    _steiner_trees,
     distance_estimate,
     reach,
     reach_below,
@@ -29,6 +26,7 @@ from heurist.domains.blokus.model import (
     mini_contest_search,
 )
 from heurist.domains.blokus.pieces import orientations, parse_targets
+from heurist.domains.blokus.reach import _needs, _steiner_tables, _steiner_trees
 from heurist.errors import InputError
 from heurist.search import Limits, search
 

@@ -16,6 +16,7 @@ section (puzzle, board size, start, targets); keyword options override it.
 * :mod:`.model` -- :class:`BlokusProblem` and its puzzles, the course's strategies;
 * :mod:`.formats` -- solution files (move lists, the ``game.py`` report), each reader beside its writer;
 * :mod:`.heuristics` -- the registered heuristics;
+* :mod:`.reach` -- the bounds the admissible ``reach`` heuristic is built from, one state or all children at once;
 * :mod:`.generate` -- random cover instances, solvable by construction;
 * :mod:`.drawing` -- boards as scenes and terminal colours.
 """
