@@ -19,14 +19,10 @@ from heurist.domains.blokus.heuristics import (
     reach,
     reach_below,
 )
-from heurist.domains.blokus.model import (
-    CoverProblem,
-    TreeOrderCoverProblem,
-    closest_location_search,
-    mini_contest_search,
-)
+from heurist.domains.blokus.model import CoverProblem, TreeOrderCoverProblem
 from heurist.domains.blokus.pieces import orientations, parse_targets
 from heurist.domains.blokus.reach import _needs, _steiner_tables, _steiner_trees
+from heurist.domains.blokus.strategies import closest_location_search, mini_contest_search
 from heurist.errors import InputError
 from heurist.search import Limits, search
 
