@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 
+from heurist.domains.blokus.model import AnyState, BlokusProblem
 from heurist.domains.blokus.reach import (
     cheapest_pieces,
     reach_below,
@@ -36,13 +37,13 @@ HEURISTICS = HeuristicRegistry("blokus")
 
 
 @HEURISTICS.register("zero", aliases=("null", "null_heuristic"))
-def null(state, problem) -> float:
+def null(state: AnyState, problem: BlokusProblem) -> float:
     """h = 0: admissible and consistent, and no help at all."""
     return 0
 
 
 @HEURISTICS.register("cover", aliases=("corners",))
-def distance_estimate(state, problem) -> float:
+def distance_estimate(state: AnyState, problem: BlokusProblem) -> float:
     """The write-ups' estimate: per uncovered target, an adjusted Manhattan distance; summed.
 
     For each uncovered target take d, the smallest Manhattan distance from a
@@ -80,7 +81,7 @@ def distance_estimate(state, problem) -> float:
 
 
 @HEURISTICS.register("reach", aliases=("blokus_cover_heuristic", "blokus_corners_heuristic"))
-def reach(state, problem) -> float:
+def reach(state: AnyState, problem: BlokusProblem) -> float:
     """Admissible: the fewest tiles of pieces in hand that can reach every uncovered target.
 
     :func:`.reach._needs` gives ``cells`` and ``budget``, lower bounds on the

@@ -31,6 +31,10 @@ from heurist.errors import InputError
 State = tuple[int, int]
 """(occupied bitboard, used-pieces bit set)."""
 
+AnyState = tuple[int, ...]
+"""A state of any problem here: a :data:`State`, or ``(occupied, used, last_mask)`` in
+:class:`TreeOrderCoverProblem`. Heuristics read only the first two."""
+
 PUZZLES = ("fill", "corners", "cover")
 """Puzzles that are plain search problems (``heurist solve blokus --puzzle``)."""
 
@@ -49,7 +53,7 @@ class BlokusProblem(ShowsItself):
         start: Cell = (0, 0),
         targets: tuple[Cell, ...] = (),
         *,
-        initial: State = (0, 0),
+        initial: AnyState = (0, 0),
         protected: tuple[Cell, ...] = (),
     ):
         for name, cells in (("start", (start,)), ("target", targets)):
@@ -73,16 +77,16 @@ class BlokusProblem(ShowsItself):
         self.expanded = 0
 
     @property
-    def initial_state(self) -> State:
+    def initial_state(self) -> AnyState:
         return self._initial
 
-    def is_goal(self, state: State) -> bool:
+    def is_goal(self, state: AnyState) -> bool:
         return state[0] & self.target_mask == self.target_mask
 
-    def legal_moves(self, state: State) -> list[Placement]:
+    def legal_moves(self, state: AnyState) -> list[Placement]:
         return self.board.legal_placements(state[0], state[1], self.start_bit)
 
-    def successors(self, state: State) -> Iterator[tuple[Placement, State, int]]:
+    def successors(self, state: AnyState) -> Iterator[tuple[Placement, AnyState, int]]:
         self.expanded += 1
         occupied, used = state
         tile_cost = self.tile_cost
@@ -95,11 +99,11 @@ class BlokusProblem(ShowsItself):
             raise ValueError("Move is not allowed")
         return state[0] | move.mask, state[1] | 1 << move.piece
 
-    def score(self, state: State) -> int:
+    def score(self, state: AnyState) -> int:
         """Tiles placed: what the course prints as "score"."""
         return state[0].bit_count()
 
-    def draw(self, state: State) -> str:
+    def draw(self, state: AnyState) -> str:
         marks = {target: "x" for target in self.targets}
         if not state[0]:
             marks.setdefault(self.start, "s")
@@ -122,7 +126,7 @@ class FillProblem(BlokusProblem):
     kind = "fill"
     tile_cost = False
 
-    def is_goal(self, state: State) -> bool:
+    def is_goal(self, state: AnyState) -> bool:
         return state[1] == self.all_used
 
 

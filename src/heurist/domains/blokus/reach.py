@@ -23,12 +23,32 @@ does not load it.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
+from heurist.domains.blokus.board import Board
+from heurist.domains.blokus.model import AnyState, BlokusProblem
 from heurist.domains.blokus.pieces import Cell
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    SteinerTables = tuple[np.ndarray, np.ndarray, dict[int, int], dict[int, np.ndarray]]
+    """King and Manhattan St(A + v) by square and subset of targets, the targets' indices by bit, and the
+    partition matrices made so far (see :func:`_steiner_tables`)."""
+
+PieceTables = tuple[list[int], list[int], list[int], list[int], list[int]]
+"""Knapsack rows by tile total (most pieces, king and Manhattan sums) and prefix sums of the gains
+(see :func:`_piece_tables`)."""
 
 
 def _needs(
-    state, problem, target_mask: int, guard_mask: int = 0, settled=None, steiner=None
+    state: AnyState,
+    problem: BlokusProblem,
+    target_mask: int,
+    guard_mask: int = 0,
+    settled: Callable[[int, int], bool] | None = None,
+    steiner: tuple[int, int] | None = None,
 ) -> tuple[int, int] | None:
     """(cells, budget) every plan covering ``target_mask`` must provide, or None at a dead end.
 
@@ -128,7 +148,7 @@ def _needs(
     return cells, budget + extra
 
 
-def _tree_bound(problem, metric: int, bits: list[int], root: list[int], *, chebyshev: bool) -> int:
+def _tree_bound(problem: BlokusProblem, metric: int, bits: list[int], root: list[int], *, chebyshev: bool) -> int:
     """Half the cheapest closed tour from the root through every target (a Steiner tree bound)."""
     count = len(bits)
     if count == 1:
@@ -181,7 +201,9 @@ STEINER_SQUARES = 900
 """Exact Steiner-tree bounds (:func:`_steiner_trees`) for at most this many targets, on at most this many squares."""
 
 
-def _steiner_trees(problem, target_mask: int, uncovered: int, anchors: int, roots: int) -> tuple[int, int] | None:
+def _steiner_trees(
+    problem: BlokusProblem, target_mask: int, uncovered: int, anchors: int, roots: int
+) -> tuple[int, int] | None:
     """Exact Steiner-tree lengths joining the root to the uncovered targets: (king, Manhattan).
 
     Both are lower bounds on the trees :func:`_needs` describes, computed
@@ -232,7 +254,7 @@ def _steiner_trees(problem, target_mask: int, uncovered: int, anchors: int, root
     return int(best_king), int(best_manhattan)
 
 
-def _square_array(mask: int):
+def _square_array(mask: int) -> np.ndarray:
     """Bit positions of a mask, as a numpy array (for indexing the Steiner tables)."""
     import numpy as np
 
@@ -252,7 +274,7 @@ def _squares(mask: int) -> list[int]:
     return squares
 
 
-def _steiner_tables(problem, target_mask: int):
+def _steiner_tables(problem: BlokusProblem, target_mask: int) -> SteinerTables | None:
     """St(A + v) for every subset A of the targets and square v, king and Manhattan (Dreyfus-Wagner)."""
     cache = problem.__dict__.setdefault("_blokus_steiner", {})
     if target_mask in cache:
@@ -302,11 +324,12 @@ def _steiner_tables(problem, target_mask: int):
         spread[places] = table.T
         result.append(spread)
     index_of = {bit: i for i, bit in enumerate(bits)}
-    tables = cache[target_mask] = (result[0], result[1], index_of, {})
+    tables: SteinerTables = (result[0], result[1], index_of, {})
+    cache[target_mask] = tables
     return tables
 
 
-def _orthogonal_distances(board, occupied: int, bits: list[int]) -> list[int]:
+def _orthogonal_distances(board: Board, occupied: int, bits: list[int]) -> list[int]:
     """Manhattan distance from the nearest placed tile to each target square."""
     distances = []
     for bit in bits:
@@ -317,7 +340,7 @@ def _orthogonal_distances(board, occupied: int, bits: list[int]) -> list[int]:
     return distances
 
 
-def _piece_tables(problem, used: int) -> tuple:
+def _piece_tables(problem: BlokusProblem, used: int) -> PieceTables:
     """Knapsack tables over the pieces in hand, by exact tile total T (-1: no subset sums to T).
 
     ``count[T]``: the most pieces; ``king[T]`` / ``manhattan[T]``: the largest
@@ -342,7 +365,7 @@ def _piece_tables(problem, used: int) -> tuple:
     return tables
 
 
-def _knapsacks(kinds: tuple[tuple[int, int, int], ...]) -> tuple:
+def _knapsacks(kinds: tuple[tuple[int, int, int], ...]) -> PieceTables:
     """The tables of :func:`_piece_tables` for pieces of these kinds: a 0/1 knapsack by exact tile total.
 
     One piece at a time, every total reached so far may take the piece on
@@ -365,7 +388,7 @@ def _knapsacks(kinds: tuple[tuple[int, int, int], ...]) -> tuple:
     return count, king, manhattan, _prefix_sums(king_gains), _prefix_sums(manhattan_gains)
 
 
-def _knapsacks_by_loop(kinds: tuple[tuple[int, int, int], ...]) -> tuple:
+def _knapsacks_by_loop(kinds: tuple[tuple[int, int, int], ...]) -> PieceTables:
     """:func:`_knapsacks` as a plain loop over the totals, the reference its tests compare with."""
     total = sum(size for size, _, _ in kinds)
     count, king, manhattan = [-1] * (total + 1), [-1] * (total + 1), [-1] * (total + 1)
@@ -392,8 +415,11 @@ def _prefix_sums(values: list[int]) -> list[int]:
     return sums
 
 
-def cheapest_pieces(problem, used: int, cells: int, budget: int, targets: int = 1) -> float:
-    """The fewest tiles T of pieces in hand that can provide ``cells`` and ``budget`` (see :func:`.heuristics.reach`)."""
+def cheapest_pieces(problem: BlokusProblem, used: int, cells: int, budget: int, targets: int = 1) -> float:
+    """The fewest tiles T of pieces in hand that can provide ``cells`` and ``budget``.
+
+    See :func:`.heuristics.reach` for why this bounds the cost of a plan.
+    """
     count, king, manhattan, king_gains, manhattan_gains = _piece_tables(problem, used)
     branching = min(max(targets - 1, 0), len(king_gains) - 1)
     king_extra, manhattan_extra = king_gains[branching], manhattan_gains[branching]
@@ -408,7 +434,7 @@ def cheapest_pieces(problem, used: int, cells: int, budget: int, targets: int = 
     return math.inf
 
 
-def reach_below(state, problem, limit: float) -> float:
+def reach_below(state: AnyState, problem: BlokusProblem, limit: float) -> float:
     """``reach``, or a smaller admissible value that is already at least ``limit``.
 
     The exact Steiner trees are the costly part of ``reach``: when the bound
@@ -418,7 +444,9 @@ def reach_below(state, problem, limit: float) -> float:
     return _reach(state, problem, limit)
 
 
-def _reach(state, problem, limit: float, steiner=None) -> float:
+def _reach(
+    state: AnyState, problem: BlokusProblem, limit: float, steiner: tuple[int, int] | None = None
+) -> float:
     """:func:`reach_below`, with the exact Steiner trees ``steiner`` when already known."""
     if problem.kind == "fill":
         return len(problem.sizes) - state[1].bit_count()
@@ -439,7 +467,7 @@ def _reach(state, problem, limit: float, steiner=None) -> float:
     return cheapest_pieces(problem, used, cells, budget, targets)
 
 
-def reach_children(problem, state, orders) -> list[float]:
+def reach_children(problem: BlokusProblem, state: AnyState, orders: np.ndarray) -> list[float]:
     """``reach`` of every child of ``state`` (the moves' ``order`` numbers, a numpy array), in that order.
 
     The same values as ``reach`` one child at a time; only the exact Steiner
@@ -457,7 +485,9 @@ def reach_children(problem, state, orders) -> list[float]:
     return values
 
 
-def _steiner_children(problem, state, orders) -> list[tuple[int, int]] | None:
+def _steiner_children(
+    problem: BlokusProblem, state: AnyState, orders: np.ndarray
+) -> list[tuple[int, int]] | None:
     """:func:`_steiner_trees` of every child of ``state`` with its own anchors, all at once; None without tables.
 
     A child's anchors, the free corner squares of its tiles, are the
@@ -509,7 +539,7 @@ def _steiner_children(problem, state, orders) -> list[tuple[int, int]] | None:
     return list(zip(cells.astype(np.int64).tolist(), budget.astype(np.int64).tolist()))
 
 
-def _clipped_rows(problem, tables):
+def _clipped_rows(problem: BlokusProblem, tables: SteinerTables) -> np.ndarray:
     """The king Steiner table plus one, clipped to FLOOR_CLIP, as float32 (cached)."""
     cache = problem.__dict__.setdefault("_blokus_king_rows", {})
     rows = cache.get(id(tables))
@@ -520,7 +550,13 @@ def _clipped_rows(problem, tables):
     return rows
 
 
-def _partition_costs(tables, parent_subset: int, left, child_king, child_manhattan):
+def _partition_costs(
+    tables: SteinerTables,
+    parent_subset: int,
+    left: np.ndarray,
+    child_king: np.ndarray,
+    child_manhattan: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
     """The cheapest partitions of each child's uncovered targets ``left``, king and Manhattan (see reach_floors).
 
     A child's uncovered targets are ``left``, a part of the parent's: a
@@ -542,7 +578,7 @@ def _partition_costs(tables, parent_subset: int, left, child_king, child_manhatt
     return _cheapest_partitions(child_king, partitions), _cheapest_partitions(child_manhattan, partitions)
 
 
-def reach_floors(problem, state, orders, cap: int):
+def reach_floors(problem: BlokusProblem, state: AnyState, orders: np.ndarray, cap: int) -> np.ndarray | None:
     """Lower bounds on ``reach`` of every child of ``state``, all at once, or None when there are none.
 
     ``orders`` are the ``order`` numbers of the moves played from ``state``
@@ -623,7 +659,7 @@ def reach_floors(problem, state, orders, cap: int):
     return floors
 
 
-def _child_piece_tables(problem, used: int, cap: int):
+def _child_piece_tables(problem: BlokusProblem, used: int, cap: int) -> tuple[np.ndarray, ...]:
     """:func:`_piece_tables` after each piece in hand is spent, as numpy arrays with a row per piece.
 
     The knapsack rows are cut to the totals T below ``cap`` (padded with -1:
@@ -665,14 +701,14 @@ def _child_piece_tables(problem, used: int, cap: int):
     return stacked
 
 
-def _popcounts(count: int):
+def _popcounts(count: int) -> np.ndarray:
     """The number of targets in each subset of ``count`` targets (a numpy array)."""
     import numpy as np
 
     return np.array([bin(subset).count("1") for subset in range(1 << count)], dtype=np.int64)
 
 
-def _floor_tables(problem, tables):
+def _floor_tables(problem: BlokusProblem, tables: SteinerTables) -> tuple[np.ndarray, ...]:
     """Per placement (by ``order``): the Steiner values through its free corners (king, + 1) and its tiles
     (Manhattan), and the targets (as subsets of the tables' indices) it covers and touches edge to edge."""
     # on the board, for every problem with these targets (the mini-contest's searches each have their own)
@@ -717,7 +753,7 @@ FLOOR_CLIP = 1 << 16
 """Tree lengths above this are cut to it in :func:`reach_floors` (float32 sums of them stay exact)."""
 
 
-def _padded(squares: list[list[int]], pad: int):
+def _padded(squares: list[list[int]], pad: int) -> np.ndarray:
     """Lists of squares as the rows of a numpy array, ``pad`` filling the short ones."""
     import numpy as np
 
@@ -728,7 +764,7 @@ def _padded(squares: list[list[int]], pad: int):
     return index
 
 
-def _minimum_over(table, squares: list[list[int]], pad: int):
+def _minimum_over(table: np.ndarray, squares: list[list[int]], pad: int) -> np.ndarray:
     """For each list of squares, the row-wise minimum of ``table`` over them (``pad`` fills short lists)."""
     import numpy as np
 
@@ -740,7 +776,7 @@ def _minimum_over(table, squares: list[list[int]], pad: int):
     return result
 
 
-def _cheapest_partitions(costs, partitions):
+def _cheapest_partitions(costs: np.ndarray, partitions: np.ndarray) -> np.ndarray:
     """Row by row, the smallest sum of ``costs`` over the groups of a partition (a column of ``partitions``).
 
     The products are made a few rows at a time: OpenBLAS, numpy's usual
@@ -765,7 +801,7 @@ PRODUCT_SIZE = (1 << 19) - 1
 """Most multiply-adds per matrix product in :func:`_cheapest_partitions`: OpenBLAS keeps them on one thread."""
 
 
-def _partition_matrix(tables, subset: int):
+def _partition_matrix(tables: SteinerTables, subset: int) -> np.ndarray:
     """Columns: the partitions of ``subset`` into groups; rows: the groups (0/1, float32 for a fast product).
 
     Cached in the Steiner ``tables`` of the targets whose subsets these are.
@@ -783,7 +819,7 @@ def _partition_matrix(tables, subset: int):
     return matrix
 
 
-def _partitions(subset: int):
+def _partitions(subset: int) -> Iterator[list[int]]:
     """Every partition of the bits of ``subset`` into groups, as lists of group masks."""
     if not subset:
         yield []
@@ -799,7 +835,7 @@ def _partitions(subset: int):
         sub = (sub - 1) & rest
 
 
-def target_bound(state, problem, target: Cell) -> float:
+def target_bound(state: AnyState, problem: BlokusProblem, target: Cell) -> float:
     """``reach`` for one target alone (used to pick the nearest target)."""
     needs = _needs(state, problem, problem.board.bit(*target))
     if needs is None:

@@ -14,10 +14,18 @@ heuristic and its batched bounds (:mod:`.reach`), and count the course's
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
+from heurist.domains.blokus.board import Board, Placement
 from heurist.domains.blokus.heuristics import reach
-from heurist.domains.blokus.model import BlokusProblem, CoverProblem, TreeOrderCoverProblem
+from heurist.domains.blokus.model import (
+    AnyState,
+    BlokusProblem,
+    CoverProblem,
+    TreeOrderCoverProblem,
+)
+from heurist.domains.blokus.pieces import Cell
 from heurist.domains.blokus.reach import reach_below, reach_children, reach_floors, target_bound
 from heurist.search import Limits, SearchResult, Statistics, Status, search
 from heurist.search.limits import clock
@@ -167,15 +175,15 @@ class _ReachedTreeOrderProblem(TreeOrderCoverProblem):
     work between siblings, and ``heuristic`` reads them back.
     """
 
-    def __init__(self, board, start, targets, initial):
+    def __init__(self, board: Board, start: Cell, targets: tuple[Cell, ...], initial: AnyState):
         super().__init__(board, start, targets, initial=initial)
-        self.known_h: dict = {}
+        self.known_h: dict[AnyState, float] = {}
 
-    def heuristic(self, state, problem) -> float:
+    def heuristic(self, state: AnyState, problem: BlokusProblem) -> float:
         value = self.known_h.pop(state, None)
         return reach(state, self) if value is None else value
 
-    def successors(self, state):
+    def successors(self, state: AnyState) -> Iterator[tuple[Placement, AnyState, int]]:
         self.expanded += 1
         occupied, used, _ = state
         orders = self._legal_orders(state)
@@ -208,30 +216,30 @@ class _BoundedProblem(TreeOrderCoverProblem):
     bound on the optimum (``lower_bound``).
     """
 
-    def __init__(self, board, start, targets, initial, bound: float):
+    def __init__(self, board: Board, start: Cell, targets: tuple[Cell, ...], initial: AnyState, bound: float):
         super().__init__(board, start, targets, initial=initial)
         self.bound = bound
-        self.known_h: dict = {}
-        self.lower_bound = 0
+        self.known_h: dict[AnyState, float] = {}
+        self.lower_bound: float = 0
         self._tiles_at_start = initial[0].bit_count()
 
-    def heuristic(self, state, problem) -> float:
+    def heuristic(self, state: AnyState, problem: BlokusProblem) -> float:
         value = self.known_h.get(state)
         if value is None:  # the initial state; children get theirs in ``successors``
             value = self._bounded_reach(state, self.bound - self._g(state))
         return value
 
-    def _g(self, state) -> int:
+    def _g(self, state: AnyState) -> int:
         return state[0].bit_count() - self._tiles_at_start
 
-    def _bounded_reach(self, state, limit: float) -> float:
+    def _bounded_reach(self, state: AnyState, limit: float) -> float:
         value = reach_below(state, self, limit)
         if value >= limit:
             return math.inf
         self.known_h[state] = value
         return value
 
-    def successors(self, state):
+    def successors(self, state: AnyState) -> Iterator[tuple[Placement, AnyState, int]]:
         self.expanded += 1
         occupied, used, _ = state
         board = self.board
@@ -253,7 +261,7 @@ class _BoundedProblem(TreeOrderCoverProblem):
                 continue
             yield move, child, size
 
-    def is_goal(self, state) -> bool:
+    def is_goal(self, state: AnyState) -> bool:
         f = self._g(state) + self.known_h.get(state, 0)
         if f > self.lower_bound:
             self.lower_bound = f
