@@ -342,7 +342,7 @@ def run_checks(
     return report
 
 
-def finite_or_none(value: float) -> float | str | None:
+def finite_or_none(value: float | None) -> float | str | None:
     """JSON has no infinity: write it as the string ``"inf"``."""
     if value is None:
         return None
