@@ -6,16 +6,18 @@ corner and none edge to edge, each piece is used once, in any rotation or
 reflection. Puzzles: ``fill`` (place every piece), ``corners`` (cover the
 three other corners with the fewest tiles), ``cover`` (cover given targets
 with the fewest tiles). The course's ``sub-optimal`` and ``mini-contest``
-strategies are in :mod:`.model` and the ``heurist blokus`` command.
+strategies are in :mod:`.strategies` and the ``heurist blokus`` command.
 
 An instance file is a course piece file, optionally followed by an instance
 section (puzzle, board size, start, targets); keyword options override it.
 
 * :mod:`.board` -- bitboards and legal placements;
 * :mod:`.pieces` -- pieces, their orientations, and the piece files with their instance section;
-* :mod:`.model` -- :class:`BlokusProblem` and its puzzles, the course's strategies;
+* :mod:`.model` -- :class:`BlokusProblem` and its puzzles;
+* :mod:`.strategies` -- the course's ``sub-optimal`` and ``mini-contest`` strategies;
 * :mod:`.formats` -- solution files (move lists, the ``game.py`` report), each reader beside its writer;
 * :mod:`.heuristics` -- the registered heuristics;
+* :mod:`.reach` -- the bounds the admissible ``reach`` heuristic is built from, one state or all children at once;
 * :mod:`.generate` -- random cover instances, solvable by construction;
 * :mod:`.drawing` -- boards as scenes and terminal colours.
 """
@@ -46,9 +48,7 @@ from heurist.domains.blokus.model import (
     CornersProblem,
     CoverProblem,
     FillProblem,
-    closest_location_search,
     make_problem,
-    mini_contest_search,
 )
 from heurist.domains.blokus.pieces import (
     PieceSet,
@@ -59,6 +59,7 @@ from heurist.domains.blokus.pieces import (
     parse_pieces,
     parse_targets,
 )
+from heurist.domains.blokus.strategies import closest_location_search, mini_contest_search
 from heurist.domains.suites import command_suite
 from heurist.errors import InputError
 from heurist.scene import Scene
