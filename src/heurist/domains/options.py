@@ -35,6 +35,8 @@ class Option:
     search_only: bool = False
     minimum: float | None = None
     maximum: float | None = None
+    format: Callable[[Any], str] = str
+    """One value as the command-line word that ``type`` reads back (the inverse of ``type``)."""
 
     @property
     def flag(self) -> str:
@@ -43,6 +45,13 @@ class Option:
     @property
     def spellings(self) -> tuple[str, ...]:
         return (self.flag, *self.flags)
+
+    def words(self, value: Any) -> list[str]:
+        """A value as the command-line words that give it (``["--board-size", "6", "6"]``)."""
+        if self.nargs == 0:
+            return [self.flag if value else "--no-" + self.flag[2:]]
+        values = value if self.nargs > 1 else [value]
+        return [self.flag, *(self.format(item) for item in values)]
 
     def convert_word(self, word: str, source: str | None = None) -> Any:
         """One command-line word converted by ``type``; a bad word is an :class:`InputError`."""

@@ -157,7 +157,7 @@ def collect_cases(domain: str, tests: list[str], options: dict[str, Any] | None 
                 raise InputError(f"suite {test} is of the {suite.domain} domain, not {domain}", test)
             for instance in suite_instances(test, data):
                 found.append((test, instance.name, str(Path(instance.path).resolve()),
-                              {**instance.options(), **options}))
+                              {**instance.options(get_domain(instance.domain)), **options}))
         elif path.is_dir():
             files = sorted((p for p in path.iterdir() if p.is_file() and not p.name.startswith(".")
                             and not any(word in p.name for word in NOT_TESTS)),

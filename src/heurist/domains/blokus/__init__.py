@@ -72,6 +72,10 @@ def _targets(text: str) -> tuple[tuple[int, int], ...]:
     return tuple(parse_targets(text, "--targets"))
 
 
+def _format_targets(targets: Sequence[Sequence[int]]) -> str:
+    return "[" + ", ".join(f"({row},{col})" for row, col in targets) + "]"
+
+
 def problem_from_pieces(pieces: PieceSet, *, puzzle: str | None = None, board_size: tuple[int, int] | None = None,
                         start: tuple[int, int] | None = None, targets: Sequence[tuple[int, int]] | None = None,
                         legacy_board: bool = False) -> BlokusProblem:
@@ -137,7 +141,8 @@ class BlokusDomain(Domain):
                flags=("-s",), metavar=("ROWS", "COLS")),
         Option("start", "start square as row and column (default: the file's, else 0 0)", type=int, nargs=2,
                flags=("-x",), metavar=("ROW", "COL")),
-        Option("targets", 'squares to cover, e.g. "[(2,2), (5,5)]"', type=_targets, flags=("-t",), metavar="LIST"),
+        Option("targets", 'squares to cover, e.g. "[(2,2), (5,5)]"', type=_targets, flags=("-t",), metavar="LIST",
+               format=_format_targets),
         Option("legacy_board", "the course's pre-2020 move generator: no piece anchored in the last row or column",
                type=bool, default=False, nargs=0),
     )
