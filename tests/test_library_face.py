@@ -165,3 +165,47 @@ def test_the_api_writes_a_record_too():
     record = read_record(domain.write_solution(problem, result, "text"), "plan.txt")
     assert record == instance_record(domain, problem)
     assert isinstance(record, InstanceRecord) and record.domain == "tiles"
+
+
+# ----- the Python API ---------------------------------------------------------------------------
+
+def test_search_takes_heuristics_and_algorithms_by_name_or_function():
+    import heurist
+    from heurist.search import astar_search, search
+
+    problem = heurist.load("tiles", DATA / "tiles/aima-26.txt")
+    by_name = search(problem, "astar", "manhattan")
+    by_function = search(problem, astar_search, problem.heuristics["manhattan"])
+    assert (by_name.cost, by_name.statistics.expansions) == (by_function.cost, by_function.statistics.expansions)
+    assert by_function.algorithm == "astar"
+    default = search(problem, "astar")
+    named_default = search(problem, "astar", problem.default_heuristic)
+    assert default.statistics.expansions == named_default.statistics.expansions
+    assert problem.default_heuristic == get_domain("tiles").default_heuristic != "zero"
+    with pytest.raises(ValueError, match="unknown heuristic 'nope' for tiles"):
+        search(problem, "astar", "nope")
+    with pytest.raises(ValueError, match="unknown algorithm"):
+        search(problem, "nope")
+
+
+def test_a_result_draws_its_plan():
+    import heurist
+    from heurist.search import search
+
+    problem = heurist.load("klotski", DATA / "hrd/w23_s24_char/testhrd_easy1.txt")
+    result = search(problem, "astar", "manhattan")
+    pictures = result.pictures()
+    assert len(pictures) == len(result.states) == len(result.actions) + 1
+    assert pictures[0].svg() == problem.picture().svg()  # the start, drawn as the problem draws itself
+    assert result._repr_svg_() == pictures[-1].svg() != pictures[0].svg()
+    assert repr(result).startswith("<SearchResult astar: solved, cost 1, 1 move,")
+
+
+def test_load_by_name_is_the_domains_load():
+    import heurist
+
+    path = DATA / "hrd/w23_s24_char/testhrd_med2.txt"
+    by_name = heurist.load("klotski", path, metric="slide")
+    assert repr(by_name) == repr(get_domain("klotski").load(path, metric="slide"))
+    with pytest.raises(ValueError, match="unknown domain 'chess'"):
+        heurist.load("chess", path)

@@ -81,7 +81,7 @@ def solve(domain: Domain, args: argparse.Namespace) -> int:
     if args.format == "json":
         print(domain.write_solution(problem, result, "json", record=record))
     elif result.solved and not args.quiet and _colour_terminal():
-        _print_coloured(domain, problem, result)
+        _print_coloured(domain, problem, result, record.header())
     else:
         print(domain.write_solution(problem, result, "text", quiet=args.quiet, record=record), end="")
     return EXIT_BY_STATUS[result.status]
@@ -101,13 +101,14 @@ def _colour_terminal() -> bool:
     return console.is_terminal and console.color_system is not None
 
 
-def _print_coloured(domain: Domain, problem, result) -> None:
+def _print_coloured(domain: Domain, problem, result, header: str) -> None:
     """The text format, its boards coloured as in the pictures (a terminal only)."""
     from heurist.domains.formats import plan_steps
     from heurist.render.terminal import print_state  # imported here: only terminals need it
 
-    for header, state in plan_steps(domain, problem, result):
-        print(header)
+    print(header)
+    for step, state in plan_steps(domain, problem, result):
+        print(step)
         print_state(domain, problem, state)
         print()
     print(format_statistics(result))

@@ -17,18 +17,35 @@ PACKAGE = "heurist.domains"
 
 
 class ShowsItself:
-    """Mixin of problem classes: a problem shows its start in a notebook, drawn by its domain.
+    """Mixin of problem classes: a problem knows its domain, so it draws itself (in a notebook too) and
+    names its heuristics, which :func:`heurist.search.search` then takes by name.
 
-    ``domain_name`` names the registered domain that draws it.
+    ``domain_name`` names the registered domain.
     """
 
     domain_name: ClassVar[str] = ""
 
+    @property
+    def domain(self) -> Domain:
+        return get_domain(self.domain_name)
+
+    @property
+    def heuristics(self) -> Any:
+        """The domain's :class:`~heurist.search.HeuristicRegistry`."""
+        return self.domain.heuristics
+
+    @property
+    def default_heuristic(self) -> str:
+        return self.domain.default_heuristic
+
     def picture(self, state: Any = None) -> Picture:
         """``state`` (default: the start) drawn as the domain draws it; a real state, not a representative."""
-        domain = get_domain(self.domain_name)
-        plain = domain.plain(self)
-        return Picture(domain, plain, [plain.initial_state if state is None else state])
+        plain = self.domain.plain(self)
+        return Picture(self.domain, plain, [plain.initial_state if state is None else state])
+
+    def plan_picture(self, states: Sequence[Any], index: int = -1) -> Picture:
+        """State ``index`` of a plan's ``states``, the move into it marked."""
+        return self.domain.picture(self, states, index)
 
     def _repr_svg_(self) -> str:
         return self.picture().svg()

@@ -10,6 +10,19 @@ The goal fixes every stack, empty ones included.
 * :mod:`.generate` -- random instances;
 * :mod:`.drawing` -- stacks as scenes and terminal colours;
 * :mod:`.pddl` -- the labelled-stacks PDDL export for planners.
+
+From Python::
+
+    >>> import heurist
+    >>> from heurist.search import search
+    >>> problem = heurist.load("blocksworld", "data/blocksworld/probB11.bwp")
+    >>> problem
+    BlocksWorldProblem('probB11.bwp', stacks=5, blocks='ABCDEFGHIJ')
+    >>> result = search(problem)  # A* with the default heuristic
+    >>> result
+    <SearchResult astar: solved, cost 9, 9 moves, 10 expansions>
+    >>> problem.domain.format_action(problem, result.actions[0])
+    'I from stack 3 to stack 0'
 """
 
 from __future__ import annotations

@@ -20,6 +20,28 @@ section (puzzle, board size, start, targets); keyword options override it.
 * :mod:`.reach` -- the bounds the admissible ``reach`` heuristic is built from, one state or all children at once;
 * :mod:`.generate` -- random cover instances, solvable by construction;
 * :mod:`.drawing` -- boards as scenes and terminal colours.
+
+From Python: a cover puzzle on the course's ``small_set.txt`` (a bundled
+piece file, found by name), with the options of ``heurist solve blokus``::
+
+    >>> import heurist
+    >>> from heurist.search import search
+    >>> problem = heurist.load("blokus", "small_set.txt", board_size=(6, 6), start=(3, 3),
+    ...                        targets=[(2, 2), (5, 5), (1, 4)])
+    >>> problem
+    CoverProblem('cover on 6x6 with small_set.txt from (3, 3), targets [(2, 2), (5, 5), (1, 4)]')
+    >>> result = search(problem)  # A* with the default heuristic, reach; the cost is tiles placed
+    >>> result
+    <SearchResult astar: solved, cost 7, 3 moves, 4 expansions>
+    >>> [problem.domain.format_action(problem, action) for action in result.actions]
+    ['piece 7 (4 tiles) at (2,2) (2,3) (3,3) (4,3)', 'piece 2 (2 tiles) at (5,4) (5,5)', 'piece 1 (1 tile) at (1,4)']
+    >>> print(problem.domain.format_state(problem, result.states[-1]))
+    . . . . . .
+    . . . . X .
+    . . X # . .
+    . . . # . .
+    . . . # . .
+    . . . . # X
 """
 
 from __future__ import annotations

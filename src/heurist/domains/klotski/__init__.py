@@ -8,10 +8,22 @@
 * :mod:`.drawing` -- boards as scenes and terminal colours;
 * :mod:`.space` -- whole state spaces with numpy, a breadth-first layer at a time.
 
-From Python::
+From Python (``heurist.load("klotski", ...)`` is the same as ``DOMAIN.load``)::
 
-    from heurist.domains.klotski import DOMAIN
-    problem = DOMAIN.load("data/hrd/w23_s24_char/testhrd_hard1.txt", metric="slide")
+    >>> from heurist.domains.klotski import DOMAIN
+    >>> from heurist.search import search
+    >>> problem = DOMAIN.load("data/hrd/w23_s24_char/testhrd_hard1.txt", metric="slide")
+    >>> result = search(problem)  # A* with the default heuristic, pattern databases
+    >>> result
+    <SearchResult astar: solved, cost 90, 90 moves, 11,057 expansions>
+    >>> DOMAIN.format_action(problem, result.actions[0])
+    '1x1 at (3,1) down'
+    >>> print(DOMAIN.format_state(problem, result.states[-1]))
+    ^^^^
+    vvvv
+    22<>
+    .112
+    .112
 """
 
 from __future__ import annotations
