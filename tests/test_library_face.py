@@ -209,3 +209,67 @@ def test_load_by_name_is_the_domains_load():
     assert repr(by_name) == repr(get_domain("klotski").load(path, metric="slide"))
     with pytest.raises(ValueError, match="unknown domain 'chess'"):
         heurist.load("chess", path)
+
+
+# ----- the domain contract ----------------------------------------------------------------------
+
+def _complete_members() -> dict:
+    from heurist.search import HeuristicRegistry
+
+    return {
+        "name": "toy", "summary": "a toy", "heuristics": HeuristicRegistry("toy"),
+        "load": lambda self, path, **options: None, "write_instance": lambda self, problem: "",
+        "format_state": lambda self, problem, state: str(state),
+        "parse_state": lambda self, problem, lines, source, line: lines[0],
+        "draw": lambda self, problem, states, index=-1, *, flip=False: None,
+    }
+
+
+def test_a_complete_domain_is_accepted_with_its_capabilities():
+    from heurist.domains import Domain
+
+    toy = type("ToyDomain", (Domain,), _complete_members())()
+    assert toy.reads_states and not toy.can_generate and not toy.exports_pddl
+
+
+@pytest.mark.parametrize("missing, message", [
+    ("load", "abstract"), ("draw", "abstract"), ("format_state", "abstract"),
+    ("name", "lacks name"), ("heuristics", "lacks heuristics"),
+    ("parse_state", "lacks parse_state or parse_action"),
+])
+def test_an_incomplete_domain_fails_when_it_is_defined(missing, message):
+    from heurist.domains import Domain
+    from heurist.domains.base import DomainContractError
+
+    members = _complete_members()
+    del members[missing]
+    if message == "abstract":  # Python's own check, when the class is instantiated
+        with pytest.raises(TypeError, match=f"abstract method.*{missing}"):
+            type("ToyDomain", (Domain,), members)()
+        return
+    with pytest.raises(DomainContractError, match=f"ToyDomain is not a complete domain: it {message}"):
+        type("ToyDomain", (Domain,), members)
+
+
+def test_a_domain_may_not_override_a_service():
+    from heurist.domains import Domain
+    from heurist.domains.base import DomainContractError
+
+    members = {**_complete_members(), "read_solution": lambda self, text, problem, source: None}
+    with pytest.raises(DomainContractError, match="overrides read_solution"):
+        type("ToyDomain", (Domain,), members)
+
+
+def test_the_built_in_domains_are_the_entry_points_pyproject_declares():
+    import tomllib
+
+    from heurist.domains import registry
+
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["entry-points"]["heurist.domains"]
+    assert declared == {name: f"heurist.domains.{name}:DOMAIN" for name in registry.BUILT_IN}
+
+
+def test_the_domains_declare_their_pddl_export():
+    assert [domain.name for domain in all_domains() if domain.exports_pddl] == ["blocksworld"]
+    files = get_domain("blocksworld").export_pddl(DATA / "blocksworld/probA05.bwp")
+    assert set(files) == {"domain.pddl", "probA05.pddl"} and "(:goal" in files["probA05.pddl"]

@@ -53,7 +53,7 @@ class ShowsItself:
 
 # ----- discovery -----------------------------------------------------------------------------
 
-_BUILT_IN = ("blocksworld", "blokus", "klotski", "tiles")
+BUILT_IN = ("blocksworld", "blokus", "klotski", "tiles")
 
 
 @functools.lru_cache(maxsize=1)
@@ -74,7 +74,7 @@ def _entry_points() -> dict[str, Any]:
         if module.startswith(f"{PACKAGE}.") and importlib.util.find_spec(module) is None:
             continue
         found[entry.name] = entry
-    for name in _BUILT_IN:
+    for name in BUILT_IN:
         if name not in found and importlib.util.find_spec(f"{PACKAGE}.{name}") is not None:
             found[name] = f"{PACKAGE}.{name}"
     return found
@@ -92,7 +92,7 @@ def get_domain(name: str) -> Domain:
     (heurist's own entry points name the same packages); any other name is
     looked up among the installed packages' entry points.
     """
-    if name in _BUILT_IN and importlib.util.find_spec(f"{PACKAGE}.{name}") is not None:
+    if name in BUILT_IN and importlib.util.find_spec(f"{PACKAGE}.{name}") is not None:
         entry: Any = f"{PACKAGE}.{name}"
     else:
         entries = _entry_points()

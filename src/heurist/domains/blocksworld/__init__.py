@@ -59,7 +59,7 @@ from heurist.scene import Scene
 DEFAULT_HEURISTIC = "deadlock"
 
 
-class BlocksWorldDomain(Domain):
+class BlocksWorldDomain(Domain[BlocksWorldProblem, State, Move]):
     name = "blocksworld"
     summary = "Blocks World on a fixed number of labelled stacks (.bwp files)"
     heuristics = HEURISTICS
@@ -116,6 +116,16 @@ class BlocksWorldDomain(Domain):
     def parse(self, text: str, source: str = "<bwp>", **options: Any) -> BlocksWorldProblem:
         self.check_options(options, source)
         return parse_bwp(text, source)
+
+    pddl_file_suffixes = (".bwp",)
+
+    def export_pddl(self, path: str | Path) -> dict[str, str]:
+        """The ``.bwp`` file as the labelled-stacks PDDL domain and its problem (:mod:`.pddl`)."""
+        from heurist.domains.blocksworld.pddl import (
+            export_pddl,  # here: only export and bench need it
+        )
+
+        return export_pddl(path)
 
     def write_instance(self, problem: BlocksWorldProblem) -> str:
         return problem_to_bwp(problem)

@@ -149,7 +149,7 @@ COURSE_COMMANDS = (
 )
 
 
-class BlokusDomain(Domain):
+class BlokusDomain(Domain[BlokusProblem, tuple, Placement]):
     name = "blokus"
     summary = "Blokus puzzles (fill, corners, cover) from the HUJI Intro to AI search exercise"
     heuristics = HEURISTICS

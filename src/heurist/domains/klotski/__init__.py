@@ -93,7 +93,7 @@ NOT_COURSE_MADE = ("med1T.txt",)
 """Files in the course folders that the course did not make (data/hrd/SOURCES.md): kept, but in no suite."""
 
 
-class KlotskiDomain(Domain):
+class KlotskiDomain(Domain[KlotskiProblem, int, Any]):
     name = "klotski"
     summary = "Klotski / Hua Rong Dao sliding-block puzzles (CSC384 formats V1, V2, V3)"
     heuristics = HEURISTICS

@@ -51,7 +51,7 @@ DEFAULT_HEURISTIC = "linear-conflict"
 _SLIDE = re.compile(r"^\s*tile (\d+) (up|down|left|right)\s*$")
 
 
-class TilesDomain(Domain):
+class TilesDomain(Domain[TilesProblem, State, Slide]):
     name = "tiles"
     summary = "sliding-tile puzzles: the 8-puzzle, the 15-puzzle, any rectangular board"
     heuristics = HEURISTICS
