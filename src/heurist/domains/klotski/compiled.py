@@ -147,6 +147,19 @@ def _moved(lo, hi, shape, source, target, n):
     return lo, hi ^ change
 
 
+_DE_BRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_BIT_OF = np.zeros(64, dtype=np.int64)
+for _bit in range(64):
+    _BIT_OF[((1 << _bit) * 0x03F79D71B4CB0A89 % (1 << 64)) >> 58] = _bit
+del _bit
+
+
+@njit(cache=True, inline="always")
+def _bit_index(low):
+    """The index of the single set bit of ``low`` (a de Bruijn multiplication and a table lookup)."""
+    return _BIT_OF[(low * _DE_BRUIJN) >> np.uint64(58)]
+
+
 @njit(cache=True)
 def _mirror(lo, hi, n, full, mirrored):
     """The left-right mirror image of a state (each anchor moved to its mirrored anchor)."""
@@ -158,11 +171,7 @@ def _mirror(lo, hi, n, full, mirrored):
         while mask:
             low = mask & (~mask + np.uint64(1))
             mask ^= low
-            anchor = 0
-            probe = low
-            while probe > np.uint64(1):
-                probe >>= np.uint64(1)
-                anchor += 1
+            anchor = _bit_index(low)
             image |= np.uint64(1) << np.uint64(mirrored[shape, anchor])
         if shape % 2 == 1:
             image <<= np.uint64(n)
@@ -171,15 +180,6 @@ def _mirror(lo, hi, n, full, mirrored):
         else:
             out_hi |= image
     return out_lo, out_hi
-
-
-@njit(cache=True, inline="always")
-def _bit_index(low):
-    index = 0
-    while low > np.uint64(1):
-        low >>= np.uint64(1)
-        index += 1
-    return index
 
 
 @njit(cache=True)
@@ -539,7 +539,7 @@ def _layer_moves(lo_array, hi_array, begin, end, metric, n, w, full, valid, rule
                             return -1
                         out_row[count] = row
                         out_lo[count], out_hi[count] = _moved(lo, hi, shape, source, _bit_index(place), n)
-                        out_key[count] = (shape * 64 + piece) * 64 + number
+                        out_key[count] = (shape * 32 + piece) * 32 + number
                         number += 1
                         count += 1
                     piece += 1
@@ -562,7 +562,7 @@ def _layer_moves(lo_array, hi_array, begin, end, metric, n, w, full, valid, rule
                         return -1
                     out_row[count] = row
                     out_lo[count], out_hi[count] = _moved(lo, hi, shape, source, _bit_index(position), n)
-                    out_key[count] = (rule * 64 + piece) * 64 + distance
+                    out_key[count] = (rule * 32 + piece) * 32 + distance
                     count += 1
                     distance += 1
                     if metric == 0:
@@ -573,6 +573,26 @@ def _layer_moves(lo_array, hi_array, begin, end, metric, n, w, full, valid, rule
                         break
                 piece += 1
     return count
+
+
+@njit(cache=True)
+def _stable_order(keys, count):
+    """``np.argsort(keys[:count], kind="stable")`` for small non-negative keys: a counting sort."""
+    top = 0
+    for i in range(count):
+        if keys[i] > top:
+            top = keys[i]
+    starts = np.zeros(top + 2, dtype=np.int64)
+    for i in range(count):
+        starts[keys[i] + 1] += 1
+    for key in range(top + 1):
+        starts[key + 1] += starts[key]
+    order = np.empty(count, dtype=np.int64)
+    for i in range(count):
+        key = keys[i]
+        order[starts[key]] = i
+        starts[key] += 1
+    return order
 
 
 @njit(cache=True)
@@ -606,7 +626,6 @@ def _space(start_lo, start_hi, metric, exact_keys, max_states, chunk, n, w, full
     while layer_begin < layer_end:
         # every move of the layer, chunk by chunk, each chunk in builder order
         moves = 0
-        order_all = np.zeros(0, dtype=np.int64)
         rows_all = np.zeros(0, dtype=np.int64)
         lo_all = np.zeros(0, dtype=np.uint64)
         hi_all = np.zeros(0, dtype=np.uint64)
@@ -623,7 +642,7 @@ def _space(start_lo, start_hi, metric, exact_keys, max_states, chunk, n, w, full
                 out_lo = np.zeros(buffer, dtype=np.uint64)
                 out_hi = np.zeros(buffer, dtype=np.uint64)
                 out_key = np.zeros(buffer, dtype=np.int64)
-            arrangement = np.argsort(out_key[:got], kind="mergesort")
+            arrangement = _stable_order(out_key, got)
             rows_all = np.concatenate((rows_all, out_row[:got][arrangement]))
             lo_all = np.concatenate((lo_all, out_lo[:got][arrangement]))
             hi_all = np.concatenate((hi_all, out_hi[:got][arrangement]))
