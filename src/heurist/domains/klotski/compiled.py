@@ -26,6 +26,7 @@ loads them, and says how long that took.
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 import numpy as np
@@ -370,7 +371,7 @@ class _Search:
         self.parent = np.full(capacity, -1, dtype=np.int64)
         self.action = np.zeros(capacity, dtype=np.int64)
         self.table = np.zeros(2 * _power_of_two(capacity), dtype=np.int64)
-        room = 4 * n * n + 1  # more than any state's moves: at most n pieces, each to at most n places... twice
+        room = n * n + 1  # more than any state has: at most n pieces, each to fewer than n places
         self.child_lo = np.zeros(room, dtype=np.uint64)
         self.child_hi = np.zeros(room, dtype=np.uint64)
         self.child_action = np.zeros(room, dtype=np.int64)
@@ -779,10 +780,8 @@ def warm_up() -> float:
         for symmetry in (False, True):
             _bfs_run(problem_from_puzzle(puzzle, metric, symmetry), Limits(max_expansions=10))
     for metric in METRIC_CODE:
-        try:
+        with contextlib.suppress(StateSpaceTooLarge):
             klotski_compiled_space(problem_from_puzzle(puzzle, metric, False), max_states=50)
-        except StateSpaceTooLarge:
-            pass
     return time.process_time() - started
 
 
