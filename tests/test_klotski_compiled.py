@@ -21,8 +21,8 @@ CLASSIC = "w23_s24_char/testhrd_hard1.txt"
 def outcome(result) -> tuple:
     """Everything of a result but its times and memory."""
     s = result.statistics
-    return (result.status, result.limit, result.cost, result.actions, result.states,
-            s.expansions, s.generated, s.max_frontier)
+    return (result.status, result.algorithm, result.limit, result.cost, result.actions, result.states,
+            s.expansions, s.generated, s.max_frontier, repr(result.problem))
 
 
 @pytest.mark.parametrize("symmetry", [True, False])

@@ -7,12 +7,14 @@ so the classic layout's path-metric search (11,902 expansions) takes about
 each of the classic component's 168 layers. Here both run as compiled loops
 over states held as two ``uint64`` words (as in :mod:`.space`):
 
-* :func:`breadth_first_search` is :func:`heurist.search.breadth_first_search`
-  for Klotski problems under the ``step`` and ``path`` metrics, mirror
-  reduction included: the same states in the same order, so the same plan
-  and the same statistics (expansions, generated states, largest frontier);
-  limits are checked between slices of expansions, as the interpreted loop
-  checks them between expansions;
+* :func:`compiled_bfs` is :func:`heurist.search.breadth_first_search` for
+  Klotski problems under the ``step`` and ``path`` metrics, mirror reduction
+  included: the same states in the same order, so the same plan and the
+  same statistics (expansions, generated states, largest frontier); limits
+  are checked between slices of expansions exactly where the interpreted
+  loop checks them. It is an algorithm for :func:`heurist.search.search`
+  (``search(problem, compiled_bfs, "zero")``); :func:`breadth_first_search`
+  calls it so;
 * :func:`klotski_compiled_space` is
   :func:`heurist.domains.klotski.space.klotski_numpy_space`: the same states
   numbered the same way, the same edges in the same order.
@@ -34,7 +36,7 @@ from numba import njit
 
 from heurist.domains.klotski.board import DIRECTIONS, SHAPE_SIZE, SHAPES, Geometry
 from heurist.domains.klotski.model import KlotskiProblem
-from heurist.search.limits import Limits, LimitWatch, SearchSession, SearchStopped
+from heurist.search.limits import Limits, LimitWatch, SearchStopped
 from heurist.search.plan import finish
 from heurist.search.space import DEFAULT_MAX_STATES, StateSpace, StateSpaceTooLarge
 from heurist.search.statistics import SearchResult, Statistics, Status
@@ -444,7 +446,8 @@ def _bfs_run(problem: KlotskiProblem, limits: Limits | None) -> SearchResult:
     watch = LimitWatch(limits)
     run = _Search(problem)
 
-    def stop(status: Status, limit: str | None = None, goal: int | None = None, generated: bool = False) -> SearchResult:
+    def stop(status: Status, limit: str | None = None, goal: int | None = None,
+             generated: bool = False) -> SearchResult:
         stats.expansions, stats.generated = run.expansions, int(run.counters[1])
         # a generated goal is numbered but was never put in the frontier
         stats.max_frontier = max(int(run.counters[2]), run.frontier - generated)
@@ -470,24 +473,27 @@ def _bfs_run(problem: KlotskiProblem, limits: Limits | None) -> SearchResult:
     return stop(Status.UNSOLVABLE)
 
 
-def breadth_first_search(problem: KlotskiProblem, *, limits: Limits | None = None) -> SearchResult:
-    """``heurist.search.search(problem, "bfs", limits=limits)`` with the loop compiled.
-
-    The same plan (unfolded from mirror representatives as :func:`~heurist.search.search` unfolds it)
-    and the same statistics; only the times differ. Problems it does not compile (the ``slide``
-    metric, boards of more than 32 cells) go to the interpreted engine.
-    """
-    from heurist.search import search
+def compiled_bfs(problem: KlotskiProblem, heuristic: object = None, *, limits: Limits | None = None) -> SearchResult:
+    """An algorithm for :func:`heurist.search.search`: :func:`heurist.search.breadth_first_search` with its loop
+    compiled, for the problems :func:`supports_search` accepts (the others run in the interpreted loop). The
+    heuristic is ignored, as breadth-first search ignores it."""
+    from heurist.search import breadth_first_search as interpreted
 
     if not supports_search(problem):
-        return search(problem, "bfs", limits=limits)
-    with SearchSession(limits) as session:
-        session.begin_search()
-        result = _bfs_run(problem, limits)
-    result.statistics.total_time = result.statistics.search_time
-    if result.solved:
-        result.actions, result.states = problem.unfold_plan(result.states)
-    return result
+        return interpreted(problem, limits=limits)
+    return _bfs_run(problem, limits)
+
+
+def breadth_first_search(problem: KlotskiProblem, *, limits: Limits | None = None, progress: bool = False) -> SearchResult:
+    """``heurist.search.search(problem, "bfs", limits=limits)`` with the loop compiled.
+
+    The same plan (unfolded from mirror representatives, as :func:`~heurist.search.search` unfolds it)
+    and the same statistics; only the times differ. Problems it does not compile (the ``slide``
+    metric, boards of more than 32 cells) run in the interpreted loop.
+    """
+    from heurist.search import search, zero_heuristic
+
+    return search(problem, compiled_bfs, zero_heuristic, limits=limits, progress=progress)
 
 
 # ----- whole state spaces ------------------------------------------------------------------------------
@@ -785,4 +791,5 @@ def warm_up() -> float:
     return time.process_time() - started
 
 
-__all__ = ["breadth_first_search", "klotski_compiled_space", "supports_search", "supports_space", "warm_up"]
+__all__ = ["breadth_first_search", "compiled_bfs", "klotski_compiled_space", "supports_search", "supports_space",
+           "warm_up"]
