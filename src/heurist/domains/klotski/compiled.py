@@ -358,7 +358,8 @@ def _words(state: int, n: int) -> tuple[np.uint64, np.uint64]:
 
 def supports_search(problem: KlotskiProblem) -> bool:
     """Whether :func:`breadth_first_search` compiles this problem (else it runs interpreted)."""
-    return problem.metric in SEARCH_METRICS and problem.geometry.cells <= MAX_CELLS
+    return (isinstance(problem, KlotskiProblem) and problem.metric in SEARCH_METRICS
+            and problem.geometry.cells <= MAX_CELLS)
 
 
 class _Search:
