@@ -36,9 +36,9 @@ def outcome(result) -> tuple:
 ])
 def test_breadth_first_search_is_the_engines(name, metric, symmetry):
     problem = load(DATA / name, metric=metric, symmetry=symmetry)
-    expected = search(problem, "bfs", limits=Limits(max_expansions=30_000))
-    got = compiled.breadth_first_search(load(DATA / name, metric=metric, symmetry=symmetry),
-                                        limits=Limits(max_expansions=30_000))
+    limits = Limits(max_expansions=25_000)  # the classic needs 23,951 without the mirror reduction
+    expected = search(problem, "bfs", limits=limits)
+    got = compiled.breadth_first_search(load(DATA / name, metric=metric, symmetry=symmetry), limits=limits)
     assert outcome(got) == outcome(expected)
 
 
@@ -74,8 +74,7 @@ def test_whole_spaces_are_the_numpy_builders(name, metric):
     same_space(compiled.klotski_compiled_space(problem), klotski_numpy_space(problem))
 
 
-@pytest.mark.parametrize("pieces, rows, cols", [("1,3,2,3", 5, 4), ("1,0,1,2", 3, 3), ("1,1,1,2", 4, 4),
-                                                 ("1,4,3,4", 4, 6)])
+@pytest.mark.parametrize("pieces, rows, cols", [("1,0,1,2", 3, 3), ("1,1,1,2", 4, 4), ("1,4,3,4", 4, 6)])
 @pytest.mark.parametrize("metric", ["step", "slide", "path"])
 def test_whole_spaces_on_other_boards(pieces, rows, cols, metric):
     """Boards of up to 16 cells use the states themselves as keys, larger ones a hash."""
