@@ -6,7 +6,9 @@
 * :mod:`.heuristics` -- the registered heuristics;
 * :mod:`.generate` -- random layouts (solvable random walks, or any piece set);
 * :mod:`.drawing` -- boards as scenes and terminal colours;
-* :mod:`.space` -- whole state spaces with numpy, a breadth-first layer at a time.
+* :mod:`.space` -- whole state spaces with numpy, a breadth-first layer at a time;
+* :mod:`.compiled` -- breadth-first search and whole state spaces compiled with numba
+  (imported only when asked for: numba's import alone costs more than a small solve).
 
 From Python (``heurist.load("klotski", ...)`` is the same as ``DOMAIN.load``)::
 
