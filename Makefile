@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test check-wheel lint bench clean
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,9 @@ demo: $(VENV)/.installed
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/python -m pytest -q
+
+check-wheel: $(VENV)/.installed-test
+	.ci/check-wheel
 
 bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/klotski_hrd.py

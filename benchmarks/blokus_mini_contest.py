@@ -3,7 +3,7 @@
 Run by hand: ``.venv/bin/python benchmarks/blokus_mini_contest.py [--runs N] [--profile]``.
 
 Each run builds the problem afresh (as ``heurist blokus`` does) and calls
-:func:`heurist.domains.blokus.model.mini_contest_search` with a budget large
+:func:`heurist.domains.blokus.strategies.mini_contest_search` with a budget large
 enough for every phase to finish, so the counts do not depend on the
 machine. Times are CPU seconds of this process: "setup" builds the board,
 "search" is the whole strategy, and each phase line gives the engine's own
@@ -21,7 +21,7 @@ import statistics
 from pathlib import Path
 
 from heurist.domains.blokus import load_pieces, make_problem
-from heurist.domains.blokus.model import mini_contest_search
+from heurist.domains.blokus.strategies import mini_contest_search
 from heurist.search.limits import clock
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "blokus"

@@ -24,7 +24,7 @@ from pathlib import Path
 from heurist.domains.blokus import load_pieces, make_problem
 from heurist.domains.blokus.course_search import course_pieces, course_search
 from heurist.domains.blokus.heuristics import HEURISTICS
-from heurist.domains.blokus.model import closest_location_search, mini_contest_search
+from heurist.domains.blokus.strategies import closest_location_search, mini_contest_search
 from heurist.search import Limits
 from heurist.search.limits import clock
 

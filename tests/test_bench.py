@@ -22,7 +22,7 @@ from heurist.bench.planners import (
 from heurist.bench.report import csv_text, json_text
 from heurist.bench.runs import execute
 from heurist.bench.schema import Config, RunStatus, Settings, Task
-from heurist.bench.suites import SUITES, GeneratedSpec, Instance, suite_instances
+from heurist.bench.suites import GeneratedSpec, Instance, all_suites, suite_instances
 from heurist.cli.main import main
 from heurist.domains import get_domain
 from heurist.errors import InputError
@@ -44,7 +44,7 @@ def small_data(tmp_path: Path) -> Path:
 
 
 def test_course_suites_are_found_in_natural_order_and_every_instance_loads():
-    counts = {name: len(suite_instances(name, DATA)) for name in SUITES}
+    counts = {name: len(suite_instances(name, DATA)) for name in all_suites()}
     assert counts == {
         "hrd-v1": 7, "hrd-v2": 7, "hrd-v3": 9, "hrd-layouts32": 32,
         "bw-tamu": 27, "bw-testcases": 4, "bw-challenge": 45, "blokus-course": 10,
@@ -55,13 +55,13 @@ def test_course_suites_are_found_in_natural_order_and_every_instance_loads():
         assert not any("output" in i.name or "solution" in i.name for i in suite_instances(name, DATA))
     for name in ("hrd-v1", "hrd-v2", "bw-testcases", "blokus-course"):
         for instance in suite_instances(name, DATA):
-            problem = get_domain(instance.domain).load(instance.path, **instance.options())
+            problem = get_domain(instance.domain).load(instance.path, **instance.options(get_domain(instance.domain)))
             assert problem.initial_state is not None
 
 
 def test_blokus_course_instances_carry_the_reference_options():
     instances = {instance.name: instance for instance in suite_instances("blokus-course", DATA)}
-    options = instances["cover-10x10-small"].options()
+    options = instances["cover-10x10-small"].options(get_domain("blokus"))
     assert tuple(options["board_size"]) == (10, 10) and tuple(options["start"]) == (3, 3)
     problem = get_domain("blokus").load(instances["cover-10x10-small"].path, **options)
     assert type(problem).__name__ == "CoverProblem"

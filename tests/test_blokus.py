@@ -15,20 +15,14 @@ from heurist.domains.blokus import load_pieces, make_problem, parse_pieces
 from heurist.domains.blokus.formats import write_course_solution
 from heurist.domains.blokus.heuristics import (
     HEURISTICS,
-    _needs,
-    _steiner_tables,
-    _steiner_trees,
     distance_estimate,
     reach,
     reach_below,
 )
-from heurist.domains.blokus.model import (
-    CoverProblem,
-    TreeOrderCoverProblem,
-    closest_location_search,
-    mini_contest_search,
-)
+from heurist.domains.blokus.model import CoverProblem, TreeOrderCoverProblem
 from heurist.domains.blokus.pieces import orientations, parse_targets
+from heurist.domains.blokus.reach import _needs, _steiner_tables, _steiner_trees
+from heurist.domains.blokus.strategies import closest_location_search, mini_contest_search
 from heurist.errors import InputError
 from heurist.search import Limits, search
 

@@ -12,16 +12,19 @@ from hypothesis import strategies as st
 
 from heurist.domains.blokus import load_pieces, make_problem
 from heurist.domains.blokus.heuristics import (
-    _knapsacks,
-    _knapsacks_by_loop,
-    _steiner_children,
-    _steiner_trees,
     reach,
     reach_below,
     reach_children,
     reach_floors,
 )
-from heurist.domains.blokus.model import CoverProblem, TreeOrderCoverProblem, _BoundedProblem
+from heurist.domains.blokus.model import CoverProblem, TreeOrderCoverProblem
+from heurist.domains.blokus.reach import (
+    _knapsacks,
+    _knapsacks_by_loop,
+    _steiner_children,
+    _steiner_trees,
+)
+from heurist.domains.blokus.strategies import _BoundedProblem
 from heurist.search import search
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "blokus"

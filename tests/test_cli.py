@@ -11,7 +11,7 @@ import pytest
 from heurist.cli.main import command_modules, main
 
 ROOT = Path(__file__).resolve().parents[1]
-COMMANDS = ["solve", "generate", "blocksworld", "hrd", "blokus", "bench", "check", "export", "render", "validate", "grade"]
+COMMANDS = ["solve", "generate", "blocksworld", "hrd", "blokus", "bench", "check", "export", "render", "validate", "grade", "data"]
 
 
 def test_help_lists_every_subcommand_in_order(capsys):

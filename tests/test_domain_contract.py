@@ -51,7 +51,7 @@ COURSE: dict[str, list[tuple[str, str]]] = {
         ("hrd/f24_w25_goal/easy1.txt", ""),  # V3 with a goal grid
     ],
     "blocksworld": [("blocksworld/probA03.bwp", ""), ("blocksworld/probA05.bwp", "")],
-    "blokus": [  # as in heurist.bench.suites.BLOKUS_COURSE
+    "blokus": [  # as in heurist.domains.blokus.COURSE_COMMANDS
         ("blokus/tiny_set.txt", "--puzzle fill --board-size 4 7"),
         ("blokus/small_set.txt", '--board-size 6 6 --start 3 3 --targets "[(2,2), (5,5), (1,4)]"'),
     ],

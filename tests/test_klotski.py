@@ -275,6 +275,26 @@ def test_canonical_step_moves_are_the_step_moves_folded_by_the_mirror(seed, cols
     assert geometry.canonical_step_successors(state) == expected
 
 
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    cols=st.integers(2, 6),
+    rows=st.integers(2, 6),
+    counts=st.tuples(st.integers(1, 2), st.integers(0, 3), st.integers(0, 3), st.integers(0, 4)),
+)
+def test_canonical_path_moves_are_the_path_moves_folded_by_the_mirror(seed, cols, rows, counts):
+    try:
+        layouts = random_layouts(seed, 1, counts, rows=rows, cols=cols)
+    except InputError:
+        return  # the pieces do not fit on this board
+    geometry, state = parse_board(layouts[0][1].splitlines(), "chars")
+    mirror = geometry.mirror
+    for board in (state, mirror(state)):
+        expected = [(action, min(child, mirror(child)), cost) for action, child, cost in geometry.path_successors(board)]
+        for _ in range(2):  # the second time from the remembered moves
+            assert geometry.canonical_path_successors(board) == expected
+
+
 @pytest.mark.parametrize("name", ["w23_s24_char/testhrd_hard1.txt", "f22_numeric/lucas_input3.txt"])
 def test_symmetry_reduction_keeps_the_optimum_and_returns_real_boards(name):
     puzzle = read_puzzle(DATA / name)

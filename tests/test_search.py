@@ -282,5 +282,5 @@ def test_a_result_prints_its_outcome_in_one_line():
     from heurist.domains.klotski import HEURISTICS, load
 
     problem = load(__file__.rsplit("/tests/", 1)[0] + "/data/hrd/w23_s24_char/testhrd_easy1.txt")
-    expected = "<SearchResult astar: solved, cost 1, 1 moves, 2 expansions>"
+    expected = "<SearchResult astar: solved, cost 1, 1 move, 2 expansions>"
     assert repr(search(problem, "astar", HEURISTICS["pdb"])) == expected

@@ -15,13 +15,23 @@ every edge, h*), :func:`evaluate` computes the heuristic once per state and
 and :func:`check_dominance` whether h >= h2 on every state. Every violation
 is reported with its count and a witness: the state (or edge) where it is
 largest, the first in breadth-first order from the start among equals.
+
+The reports print themselves as text or JSON, as
+:class:`~heurist.analysis.validation.ValidationReport` does for ``heurist
+validate``: a :class:`HeuristicReport` for one heuristic on one state space,
+an :class:`InstanceCheck` for one instance of ``heurist check``, and a
+:class:`CheckReport` for the whole run with its verdict on the claims. The
+witnesses are drawn by a ``draw`` function, the domain's ``format_state`` on
+the instance.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import time
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -32,6 +42,9 @@ from heurist.search.space import StateSpace
 
 PROPERTIES = ("admissible", "goal-aware", "safe", "consistent", "dominates")
 """Properties a user can claim (``heurist check --claim``)."""
+
+Draw = Callable[[Any], str]
+"""A state's picture: the domain's ``format_state`` on the instance the state belongs to."""
 
 
 @dataclass
@@ -90,6 +103,102 @@ class HeuristicReport:
         if claim == "dominates":
             return self.dominance is None or self.dominance.dominates
         return getattr(self, claim.replace("-", "_"))
+
+    def as_dict(self, draw: Draw) -> dict[str, Any]:
+        """The report as JSON values, the witnesses drawn by ``draw`` (infinities as ``"inf"``)."""
+        admissibility = _witness_dict(self.admissibility_witness, draw)
+        if admissibility is not None and self.admissibility_witness is not None:
+            admissibility["h_star"] = finite_or_none(self.admissibility_witness.other)
+        document = {
+            "initial_h": finite_or_none(self.initial_h),
+            "initial_h_star": finite_or_none(self.initial_distance),
+            "admissible": self.admissible,
+            "overestimates": self.overestimates,
+            "largest_excess": finite_or_none(self.largest_excess),
+            "admissibility_witness": admissibility,
+            "goal_aware": self.goal_aware,
+            "goals_with_nonzero_h": self.nonzero_goals,
+            "goal_witness": _witness_dict(self.goal_witness, draw),
+            "safe": self.safe,
+            "unsafe_states": self.unsafe,
+            "consistent": self.consistent,
+            "inconsistent_edges": self.inconsistent_edges,
+            "consistency_witness": _witness_dict(self.consistency_witness, draw),
+            "mean_h_over_h_star": self.mean_ratio,
+            "share_h_equals_h_star": self.exact_share,
+            "seconds": self.seconds,
+        }
+        if self.dominance is not None:
+            dominance = self.dominance
+            witness = _witness_dict(dominance.witness, draw)
+            if witness is not None and dominance.witness is not None:
+                witness["h2"] = finite_or_none(dominance.witness.other)
+            document["dominance"] = {
+                "against": dominance.against,
+                "dominates": dominance.dominates,
+                "states_below": dominance.below,
+                "states_above": dominance.above,
+                "largest_shortfall": finite_or_none(dominance.largest_deficit),
+                "witness": witness,
+            }
+        return document
+
+    def to_text(self, draw: Draw) -> str:
+        """The report as indented lines, a verdict per property with its witness drawn by ``draw``."""
+
+        def picture(state: Any) -> str:
+            return _indent(draw(state))
+
+        lines = [f"  heuristic {self.name}:"]
+        lines.append(f"    admissible: {_yes_no(self.admissible)}" + (
+            "" if self.admissible else
+            f", {self.overestimates:,} states with h > h*, largest excess {_number(self.largest_excess)}"
+        ))
+        if self.admissibility_witness is not None:
+            witness = self.admissibility_witness
+            lines += [f"      witness: h = {_number(witness.h)}, h* = {_number(witness.other)}", picture(witness.state)]
+        goals_note = f" (h = 0 on all {self.goals:,} goal states)" if self.goals else " (no goal state is reachable)"
+        lines.append(f"    goal-aware: {_yes_no(self.goal_aware)}" + (
+            goals_note if self.goal_aware else
+            f", h != 0 on {self.nonzero_goals:,} of {self.goals:,} goal states"
+        ))
+        if self.goal_witness is not None:
+            lines += [f"      witness: a goal state with h = {_number(self.goal_witness.h)}",
+                      picture(self.goal_witness.state)]
+        lines.append(f"    safe: {_yes_no(self.safe)}" + (
+            "" if self.safe else f", h = inf on {self.unsafe:,} states that can reach a goal"
+        ))
+        if self.unsafe_witness is not None:
+            lines += [f"      witness: h = inf, h* = {_number(self.unsafe_witness.other)}",
+                      picture(self.unsafe_witness.state)]
+        lines.append(f"    consistent: {_yes_no(self.consistent)}" + (
+            "" if self.consistent else f", {self.inconsistent_edges:,} edges with h(s) > c(s,s') + h(s')"
+        ))
+        if self.consistency_witness is not None:
+            edge = self.consistency_witness
+            lines += [
+                f"      witness edge: h(s) = {_number(edge.h)} > c = {_number(edge.cost)} + h(s') = {_number(edge.child_h)}",
+                "      s:", picture(edge.state), "      s':", picture(edge.child),
+            ]
+        share = "-" if self.exact_share is None else f"{self.exact_share:.1%}"
+        ratio = "-" if self.mean_ratio is None else f"{self.mean_ratio:.3f}"
+        lines.append(
+            f"    informedness: h(start) = {_number(self.initial_h)} of h*(start) = {_number(self.initial_distance)}; "
+            f"mean h/h* = {ratio}; h = h* on {share} of the non-goal states that can reach a goal"
+        )
+        if self.dominance is not None:
+            dominance = self.dominance
+            lines.append(f"    dominates {dominance.against}: {_yes_no(dominance.dominates)}" + (
+                f" (h > h2 on {dominance.above:,} states)" if dominance.dominates else
+                f", h < h2 on {dominance.below:,} states, largest shortfall {_number(dominance.largest_deficit)}"
+            ))
+            if dominance.witness is not None:
+                lines += [
+                    f"      witness: h = {_number(dominance.witness.h)} < h2 = {_number(dominance.witness.other)}",
+                    picture(dominance.witness.state),
+                ]
+        lines.append(f"  checked in {self.seconds:.2f} s")
+        return "\n".join(lines)
 
 
 @dataclass
@@ -233,10 +342,166 @@ def run_checks(
     return report
 
 
-def finite_or_none(value: float) -> float | str | None:
+def finite_or_none(value: float | None) -> float | str | None:
     """JSON has no infinity: write it as the string ``"inf"``."""
     if value is None:
         return None
     if math.isinf(value):
         return "inf" if value > 0 else "-inf"
     return int(value) if float(value).is_integer() else value
+
+
+@dataclass
+class InstanceCheck:
+    """What ``heurist check`` found on one instance: its state space and the heuristic's report, or why it
+    was skipped (``report`` None, ``skipped`` the reason)."""
+
+    instance: str
+    rules: str
+    skipped: str = ""
+    states: int = 0
+    edges: int = 0
+    goals: int = 0
+    exact_seconds: float = 0.0
+    method: str = ""
+    holds: dict[str, bool] = field(default_factory=dict)
+    report: HeuristicReport | None = None
+
+    @classmethod
+    def checked(
+        cls, instance: str, rules: str, space: StateSpace, report: HeuristicReport, claims: Sequence[str]
+    ) -> InstanceCheck:
+        """The instance's state space and ``report``, with whether each of ``claims`` holds."""
+        return cls(
+            instance, rules, states=space.size, edges=space.edge_count, goals=int(space.goal.sum()),
+            exact_seconds=space.seconds, method=space.method,
+            holds={claim: report.holds(claim) for claim in claims}, report=report,
+        )
+
+    def as_dict(self, draw: Draw) -> dict[str, Any]:
+        document: dict[str, Any] = {"instance": self.instance, "rules": self.rules}
+        if self.report is None:
+            document["skipped"] = self.skipped
+            return document
+        document.update(
+            states=self.states, edges=self.edges, goals=self.goals, exact_seconds=self.exact_seconds,
+            method=self.method, holds=self.holds, report=self.report.as_dict(draw),
+        )
+        return document
+
+    def to_text(self, draw: Draw) -> str:
+        """The state space in a line, then the whole report with its witnesses drawn by ``draw``."""
+        if self.report is None:
+            return self._skipped_text()
+        report = self.report
+        rules = f" ({self.rules})" if self.rules else ""
+        header = (
+            f"{self.instance}{rules}: {self.states:,} states, {self.edges:,} edges, "
+            f"{self.goals:,} goal states; h*(start) = {_number(report.initial_distance)} "
+            f"[exact distances in {self.exact_seconds:.2f} s, {self.method}]"
+        )
+        return header + "\n" + report.to_text(draw) + "\n"
+
+    def to_line(self) -> str:
+        """One line: the number of states and whether each claim holds (``heurist check --quiet``)."""
+        if self.report is None:
+            return self._skipped_text()
+        verdicts = ", ".join(f"{claim} {_yes_no(holds)}" for claim, holds in self.holds.items())
+        return f"{self.instance}: {self.states:,} states; {verdicts}"
+
+    def _skipped_text(self) -> str:
+        return f"{self.instance}: skipped: {self.skipped}\n"
+
+
+@dataclass
+class CheckReport:
+    """Everything ``heurist check`` found: each instance, and the verdict on the claims over all of them."""
+
+    domain: str
+    heuristic: str
+    against: str | None
+    claims: list[str]
+    instances: list[InstanceCheck] = field(default_factory=list)
+    _documents: list[dict[str, Any]] = field(default_factory=list, init=False, repr=False)
+
+    def add(self, found: InstanceCheck, draw: Draw) -> None:
+        """Record one instance; its JSON form is drawn now, while its problem is at hand."""
+        self.instances.append(found)
+        self._documents.append(found.as_dict(draw))
+
+    @property
+    def checked(self) -> list[InstanceCheck]:
+        return [found for found in self.instances if found.report is not None]
+
+    @property
+    def skipped(self) -> int:
+        return len(self.instances) - len(self.checked)
+
+    @property
+    def violated(self) -> list[str]:
+        """The claims that fail on some instance checked."""
+        checked = self.checked
+        return [claim for claim in self.claims if any(not found.holds[claim] for found in checked)]
+
+    @property
+    def holds(self) -> bool:
+        """Every claim holds on every instance, none skipped."""
+        return not self.violated and not self.skipped
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "domain": self.domain,
+            "heuristic": self.heuristic,
+            "against": self.against,
+            "claims": self.claims,
+            "instances": self._documents,
+            "violated": self.violated,
+            "holds": self.holds,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.as_dict(), indent=2)
+
+    def to_text(self) -> str:
+        """The summary after the instances' reports: counts per claim when there are several, and the verdict."""
+        checked, skipped, violated = self.checked, self.skipped, self.violated
+        lines = []
+        if len(checked) > 1 or skipped:
+            lines.append(f"{len(checked)} instance(s) checked" + (f", {skipped} skipped (too large)" if skipped else ""))
+            for claim in self.claims:
+                good = sum(found.holds[claim] for found in checked)
+                lines.append(f"  {claim}: holds on {good} of {len(checked)}")
+        verdict = "VIOLATED: " + ", ".join(violated) if violated else (
+            "not settled: no violation found on the instances checked" if skipped else "holds"
+        )
+        lines.append(f"verdict for {self.heuristic} ({', '.join(self.claims)}): {verdict}")
+        return "\n".join(lines)
+
+
+def _witness_dict(witness: Witness | None, draw: Draw) -> dict[str, Any] | None:
+    if witness is None:
+        return None
+    document = {"state": draw(witness.state), "h": finite_or_none(witness.h)}
+    if witness.child is not None:
+        document.update(
+            successor=draw(witness.child),
+            successor_h=finite_or_none(witness.child_h),
+            cost=finite_or_none(witness.cost),
+        )
+    return document
+
+
+def _number(value: float | None) -> str:
+    if value is None:
+        return "-"
+    if value == float("inf"):
+        return "inf"
+    return f"{int(value)}" if float(value).is_integer() else f"{value:.3g}"
+
+
+def _indent(text: str, prefix: str = "      ") -> str:
+    return "\n".join(prefix + line for line in text.splitlines())
+
+
+def _yes_no(ok: bool) -> str:
+    return "yes" if ok else "NO"

@@ -14,10 +14,10 @@ from heurist.bench.grid import build_grid, run_grid
 from heurist.bench.report import write_reports
 from heurist.bench.runs import execute
 from heurist.bench.schema import Config, RunStatus, Settings, Task
-from heurist.bench.suites import SUITES, GeneratedSpec, Instance, suite_instances
+from heurist.bench.suites import GeneratedSpec, Instance, all_suites, suite_instances
 
 __all__ = [
-    "SUITES",
+    "all_suites",
     "Config",
     "GeneratedSpec",
     "Instance",

@@ -2,7 +2,7 @@
 
 Both come with the optional extra ``pip install heurist[planners]`` (the PyPI
 packages ``up-fast-downward`` and ``pyperplan``). Each run exports the
-instance to PDDL (the domain's ``pddl`` module, e.g. Blocks World's labelled
+instance to PDDL (the domain's ``export_pddl``, e.g. Blocks World's labelled
 stacks), then runs the planner as a separate process in its own temporary
 working directory: Fast Downward's driver writes ``output.sas`` and ``sas_plan``
 in the current directory, so concurrent runs must not share one.
@@ -124,11 +124,10 @@ def check_planners(names: list[str], domains: set[str]) -> list[Planner]:
 
 def pddl_exporter(domain: str):
     """The domain's ``export_pddl(path) -> {file name: text}``, or None if it has none."""
-    try:
-        module = importlib.import_module(f"heurist.domains.{domain}.pddl")
-    except ModuleNotFoundError:
-        return None
-    return getattr(module, "export_pddl", None)
+    from heurist.domains import get_domain
+
+    found = get_domain(domain)
+    return found.export_pddl if found.exports_pddl else None
 
 
 def command(planner: Planner, domain_file: str, problem_file: str, settings: Settings) -> list[str]:

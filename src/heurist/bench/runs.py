@@ -32,7 +32,7 @@ def search_row(task: Task, settings: Settings) -> dict[str, Any]:
 
     instance, config = task.instance, task.config
     domain = get_domain(instance.domain)
-    problem = domain.load(instance.path, **instance.options())
+    problem = domain.load(instance.path, **instance.options(domain))
     heuristic = zero_heuristic if config.heuristic == "-" else domain.heuristics.resolve(config.heuristic)
     result = search(problem, config.algorithm, heuristic, weight=config.weight, limits=settings.limits())
     row = empty_row(task, settings)

@@ -43,14 +43,14 @@ def _names(text: str) -> list[str]:
 def register(subparsers: argparse._SubParsersAction) -> None:
     from heurist.bench.planners import PLANNERS
     from heurist.bench.schema import RunStatus
-    from heurist.bench.suites import SUITES
+    from heurist.bench.suites import all_suites
 
     parser = subparsers.add_parser(
         "bench",
         help="benchmark algorithms and heuristics over suites; CSV, JSON, Markdown and plots",
         description="Run every algorithm x heuristic x instance of the chosen suites, each run in its own "
         "process under the limits, in parallel; write results and reports. Suites: "
-        + ", ".join(SUITES) + ".",
+        + ", ".join(all_suites()) + ".",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=EXAMPLES,
     )
@@ -213,18 +213,18 @@ def _run_with_progress(tasks, settings, out: Path, args: argparse.Namespace):
 
 def list_text(data: Path | None) -> str:
     from heurist.bench.planners import PLANNERS, fast_downward_script, pyperplan_available
-    from heurist.bench.suites import SUITES, suite_instances
+    from heurist.bench.suites import all_suites, suite_instances
     from heurist.domains import get_domain
 
     lines = ["suites:"]
-    for suite in SUITES.values():
+    for suite in all_suites().values():
         try:
             count = f"{len(suite_instances(suite.name, data))} problems"
         except InputError as error:
             count = f"unavailable: {error}"
         lines.append(f"  {suite.name:<14} {suite.domain:<12} {count:<14} {suite.summary}")
     lines.append("heuristics ('all' runs each domain's):")
-    for domain in dict.fromkeys(suite.domain for suite in SUITES.values()):
+    for domain in dict.fromkeys(suite.domain for suite in all_suites().values()):
         registry = get_domain(domain).heuristics
         lines.append(f"  {domain:<12} {', '.join(registry.names())}")
     installed = {"fd": fast_downward_script() is not None, "pyperplan": pyperplan_available()}

@@ -34,13 +34,13 @@ from heurist.cli.common import (
 )
 from heurist.domains.blokus import DOMAIN, HEURISTICS, load_pieces, make_problem
 from heurist.domains.blokus.course_search import course_pieces, course_search
-from heurist.domains.blokus.model import (
+from heurist.domains.blokus.pieces import parse_targets
+from heurist.domains.blokus.strategies import (
     DEFAULT_BUDGET,
     StrategyResult,
     closest_location_search,
     mini_contest_search,
 )
-from heurist.domains.blokus.pieces import parse_targets
 from heurist.errors import InputError
 
 ORDER = 31

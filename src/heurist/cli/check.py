@@ -10,12 +10,11 @@ dominates another heuristic.
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Iterable, Sequence
+from functools import partial
 from pathlib import Path
-from typing import Any
 
-from heurist.analysis.checks import PROPERTIES, HeuristicReport, Witness, finite_or_none, run_checks
+from heurist.analysis.checks import PROPERTIES, CheckReport, InstanceCheck, run_checks
 from heurist.analysis.domains import generated_instances, load_problem, state_space
 from heurist.cli.common import (
     EXIT_INPUT_ERROR,
@@ -106,44 +105,26 @@ def check(domain: Domain, args: argparse.Namespace) -> int:
         claims.append("dominates")
     if "dominates" in claims and against is None:
         raise InputError("claiming dominance needs --against NAME", "--claim")
-    results: list[dict[str, Any]] = []
+    run = CheckReport(domain.name, args.heuristic, args.against, claims)
     text = args.format == "text"
     for name, path in _instances(domain, args):
         problem = load_problem(domain, path, **option_values(args, domain.options))
-        entry: dict[str, Any] = {"instance": name, "rules": domain.describe(problem)}
+        rules = domain.describe(problem)
+        draw = partial(domain.format_state, problem)
         try:
             space = state_space(domain, problem, args.max_states)
         except StateSpaceTooLarge as error:
-            entry["skipped"] = f"{error}; raise --max-states to check it"
-            results.append(entry)
-            if text:
-                print(f"{name}: skipped: {entry['skipped']}\n", flush=True)
-            continue
-        report = run_checks(space, heuristic, args.heuristic, against, args.against or "")
-        entry.update(
-            states=space.size, edges=space.edge_count, goals=int(space.goal.sum()),
-            exact_seconds=space.seconds, method=space.method,
-            holds={claim: report.holds(claim) for claim in claims},
-        )
-        entry["report"] = report
-        results.append(entry)
-        if text and args.quiet:
-            verdicts = ", ".join(f"{claim} {_yes_no(holds)}" for claim, holds in entry["holds"].items())
-            print(f"{name}: {space.size:,} states; {verdicts}", flush=True)
-        elif text:
-            print(format_report(domain, problem, entry, report), flush=True)
+            found = InstanceCheck(name, rules, skipped=f"{error}; raise --max-states to check it")
         else:
-            entry["report_json"] = _report_json(domain, problem, report)
-    checked = [entry for entry in results if "report" in entry]
-    violated = [claim for claim in claims if any(not entry["holds"][claim] for entry in checked)]
-    skipped = len(results) - len(checked)
-    if text:
-        print(format_summary(args.heuristic, claims, checked, violated, skipped))
-    else:
-        print(json.dumps(_as_json(domain, args, claims, results, violated), indent=2))
-    if violated:
+            report = run_checks(space, heuristic, args.heuristic, against, args.against or "")
+            found = InstanceCheck.checked(name, rules, space, report, claims)
+        run.add(found, draw)
+        if text:
+            print(found.to_line() if args.quiet else found.to_text(draw), flush=True)
+    print(run.to_text() if text else run.to_json())
+    if run.violated:
         return EXIT_VIOLATED
-    return EXIT_LIMIT if skipped else EXIT_HOLDS
+    return EXIT_LIMIT if run.skipped else EXIT_HOLDS
 
 
 def _instances(domain: Domain, args: argparse.Namespace) -> Iterable[tuple[str, Path]]:
@@ -151,169 +132,3 @@ def _instances(domain: Domain, args: argparse.Namespace) -> Iterable[tuple[str, 
         yield instance, Path(instance)
     if args.generated:
         yield from generated_instances(domain, args.generated, args.seed, args.generate_options)
-
-
-# ----- text output ----------------------------------------------------------------------------
-
-def _number(value: float | None) -> str:
-    if value is None:
-        return "-"
-    if value == float("inf"):
-        return "inf"
-    return f"{int(value)}" if float(value).is_integer() else f"{value:.3g}"
-
-
-def _indent(text: str, prefix: str = "      ") -> str:
-    return "\n".join(prefix + line for line in text.splitlines())
-
-
-def _yes_no(ok: bool) -> str:
-    return "yes" if ok else "NO"
-
-
-def format_report(domain: Domain, problem: Any, entry: dict[str, Any], report: HeuristicReport) -> str:
-    def draw(state: Any) -> str:
-        return _indent(domain.format_state(problem, state))
-
-    rules = f" ({entry['rules']})" if entry["rules"] else ""
-    lines = [
-        f"{entry['instance']}{rules}: {entry['states']:,} states, {entry['edges']:,} edges, "
-        f"{entry['goals']:,} goal states; h*(start) = {_number(report.initial_distance)} "
-        f"[exact distances in {entry['exact_seconds']:.2f} s, {entry['method']}]",
-        f"  heuristic {report.name}:",
-    ]
-    lines.append(f"    admissible: {_yes_no(report.admissible)}" + (
-        "" if report.admissible else
-        f", {report.overestimates:,} states with h > h*, largest excess {_number(report.largest_excess)}"
-    ))
-    if report.admissibility_witness is not None:
-        witness = report.admissibility_witness
-        lines += [f"      witness: h = {_number(witness.h)}, h* = {_number(witness.other)}", draw(witness.state)]
-    goals_note = f" (h = 0 on all {report.goals:,} goal states)" if report.goals else " (no goal state is reachable)"
-    lines.append(f"    goal-aware: {_yes_no(report.goal_aware)}" + (
-        goals_note if report.goal_aware else
-        f", h != 0 on {report.nonzero_goals:,} of {report.goals:,} goal states"
-    ))
-    if report.goal_witness is not None:
-        lines += [f"      witness: a goal state with h = {_number(report.goal_witness.h)}", draw(report.goal_witness.state)]
-    lines.append(f"    safe: {_yes_no(report.safe)}" + (
-        "" if report.safe else f", h = inf on {report.unsafe:,} states that can reach a goal"
-    ))
-    if report.unsafe_witness is not None:
-        lines += [f"      witness: h = inf, h* = {_number(report.unsafe_witness.other)}", draw(report.unsafe_witness.state)]
-    lines.append(f"    consistent: {_yes_no(report.consistent)}" + (
-        "" if report.consistent else f", {report.inconsistent_edges:,} edges with h(s) > c(s,s') + h(s')"
-    ))
-    if report.consistency_witness is not None:
-        edge = report.consistency_witness
-        lines += [
-            f"      witness edge: h(s) = {_number(edge.h)} > c = {_number(edge.cost)} + h(s') = {_number(edge.child_h)}",
-            "      s:", draw(edge.state), "      s':", draw(edge.child),
-        ]
-    share = "-" if report.exact_share is None else f"{report.exact_share:.1%}"
-    ratio = "-" if report.mean_ratio is None else f"{report.mean_ratio:.3f}"
-    lines.append(
-        f"    informedness: h(start) = {_number(report.initial_h)} of h*(start) = {_number(report.initial_distance)}; "
-        f"mean h/h* = {ratio}; h = h* on {share} of the non-goal states that can reach a goal"
-    )
-    if report.dominance is not None:
-        dominance = report.dominance
-        lines.append(f"    dominates {dominance.against}: {_yes_no(dominance.dominates)}" + (
-            f" (h > h2 on {dominance.above:,} states)" if dominance.dominates else
-            f", h < h2 on {dominance.below:,} states, largest shortfall {_number(dominance.largest_deficit)}"
-        ))
-        if dominance.witness is not None:
-            lines += [
-                f"      witness: h = {_number(dominance.witness.h)} < h2 = {_number(dominance.witness.other)}",
-                draw(dominance.witness.state),
-            ]
-    lines.append(f"  checked in {report.seconds:.2f} s")
-    return "\n".join(lines) + "\n"
-
-
-def format_summary(name: str, claims: list[str], checked: list[dict], violated: list[str], skipped: int) -> str:
-    lines = []
-    if len(checked) > 1 or skipped:
-        lines.append(f"{len(checked)} instance(s) checked" + (f", {skipped} skipped (too large)" if skipped else ""))
-        for claim in claims:
-            good = sum(entry["holds"][claim] for entry in checked)
-            lines.append(f"  {claim}: holds on {good} of {len(checked)}")
-    verdict = "VIOLATED: " + ", ".join(violated) if violated else (
-        "not settled: no violation found on the instances checked" if skipped else "holds"
-    )
-    lines.append(f"verdict for {name} ({', '.join(claims)}): {verdict}")
-    return "\n".join(lines)
-
-
-# ----- JSON output ----------------------------------------------------------------------------
-
-def _witness_json(domain: Domain, problem: Any, witness: Witness | None) -> dict[str, Any] | None:
-    if witness is None:
-        return None
-    document = {"state": domain.format_state(problem, witness.state), "h": finite_or_none(witness.h)}
-    if witness.child is not None:
-        document.update(
-            successor=domain.format_state(problem, witness.child),
-            successor_h=finite_or_none(witness.child_h),
-            cost=finite_or_none(witness.cost),
-        )
-    return document
-
-
-def _report_json(domain: Domain, problem: Any, report: HeuristicReport) -> dict[str, Any]:
-    admissibility = _witness_json(domain, problem, report.admissibility_witness)
-    if admissibility is not None:
-        admissibility["h_star"] = finite_or_none(report.admissibility_witness.other)
-    document = {
-        "initial_h": finite_or_none(report.initial_h),
-        "initial_h_star": finite_or_none(report.initial_distance),
-        "admissible": report.admissible,
-        "overestimates": report.overestimates,
-        "largest_excess": finite_or_none(report.largest_excess),
-        "admissibility_witness": admissibility,
-        "goal_aware": report.goal_aware,
-        "goals_with_nonzero_h": report.nonzero_goals,
-        "goal_witness": _witness_json(domain, problem, report.goal_witness),
-        "safe": report.safe,
-        "unsafe_states": report.unsafe,
-        "consistent": report.consistent,
-        "inconsistent_edges": report.inconsistent_edges,
-        "consistency_witness": _witness_json(domain, problem, report.consistency_witness),
-        "mean_h_over_h_star": report.mean_ratio,
-        "share_h_equals_h_star": report.exact_share,
-        "seconds": report.seconds,
-    }
-    if report.dominance is not None:
-        dominance = report.dominance
-        witness = _witness_json(domain, problem, dominance.witness)
-        if witness is not None:
-            witness["h2"] = finite_or_none(dominance.witness.other)
-        document["dominance"] = {
-            "against": dominance.against,
-            "dominates": dominance.dominates,
-            "states_below": dominance.below,
-            "states_above": dominance.above,
-            "largest_shortfall": finite_or_none(dominance.largest_deficit),
-            "witness": witness,
-        }
-    return document
-
-
-def _as_json(domain: Domain, args: argparse.Namespace, claims: list[str], results: list[dict], violated: list[str]) -> dict:
-    instances = []
-    for entry in results:
-        document = {key: value for key, value in entry.items() if key not in ("report", "report_json")}
-        if "report_json" in entry:
-            document["report"] = entry["report_json"]
-        instances.append(document)
-    return {
-        "domain": domain.name,
-        "heuristic": args.heuristic,
-        "against": args.against,
-        "claims": claims,
-        "instances": instances,
-        "violated": violated,
-        "holds": not violated and all("report" in entry for entry in results),
-    }
-
-

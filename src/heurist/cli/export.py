@@ -1,38 +1,25 @@
 """``heurist export pddl FILE``: write an instance as a PDDL domain and problem.
 
-Exporters are discovered: a domain package ``heurist.domains.NAME`` that has
-a ``pddl`` module with ``FILE_SUFFIXES`` (e.g. ``(".bwp",)``) and
-``export_pddl(path) -> {file name: text}`` handles the files with those
-suffixes. ``--domain NAME`` picks one explicitly.
+A domain that implements ``Domain.export_pddl(path) -> {file name: text}``
+handles the instance files with its ``pddl_file_suffixes`` (Blocks World:
+``.bwp``); ``--domain NAME`` picks one explicitly.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 from pathlib import Path
-from types import ModuleType
 
-from heurist.domains import domain_names
+from heurist.domains import Domain, all_domains
 from heurist.errors import InputError
 from heurist.files import output_directory, write_files
 
 ORDER = 40
 
 
-def pddl_exporters() -> dict[str, ModuleType]:
-    """Domain name -> its ``pddl`` module, for every domain that has one."""
-    exporters = {}
-    for name in domain_names():
-        try:
-            module = importlib.import_module(f"heurist.domains.{name}.pddl")
-        except ModuleNotFoundError as error:
-            if error.name != f"heurist.domains.{name}.pddl":
-                raise
-            continue
-        if hasattr(module, "export_pddl"):
-            exporters[name] = module
-    return exporters
+def pddl_exporters() -> dict[str, Domain]:
+    """Every domain that exports PDDL, by name."""
+    return {domain.name: domain for domain in all_domains() if domain.exports_pddl}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -46,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     formats = parser.add_subparsers(dest="format", metavar="FORMAT", required=True)
     exporters = pddl_exporters()
     suffixes = ", ".join(
-        f"{suffix} ({name})" for name, module in exporters.items() for suffix in module.FILE_SUFFIXES
+        f"{suffix} ({name})" for name, domain in exporters.items() for suffix in domain.pddl_file_suffixes
     )
     pddl = formats.add_parser(
         "pddl",
@@ -80,9 +67,9 @@ def export_pddl(args: argparse.Namespace) -> int:
         exporter = exporters[args.domain]
     else:
         suffix = Path(args.file).suffix.lower()
-        matches = [module for module in exporters.values() if suffix in module.FILE_SUFFIXES]
+        matches = [domain for domain in exporters.values() if suffix in domain.pddl_file_suffixes]
         if not matches:
-            known = ", ".join(s for m in exporters.values() for s in m.FILE_SUFFIXES) or "none"
+            known = ", ".join(s for domain in exporters.values() for s in domain.pddl_file_suffixes) or "none"
             raise InputError(
                 f"no PDDL exporter for {suffix or 'files without a suffix'!s} (known: {known}); "
                 "name one with --domain",

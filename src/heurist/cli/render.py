@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from heurist.analysis.domains import load_problem
-from heurist.analysis.solutions import read_plan
+from heurist.analysis.solutions import load_for_solution, read_plan
 from heurist.cli.common import (
     EXIT_BY_STATUS,
     EXIT_STATUS_HELP,
@@ -27,6 +27,7 @@ from heurist.cli.common import (
     settle_search,
 )
 from heurist.domains import Domain, named_domains
+from heurist.errors import read_text
 from heurist.files import check_writable
 from heurist.render import (
     FINAL_MILLISECONDS,
@@ -94,7 +95,13 @@ def render(domain: Domain, args: argparse.Namespace) -> int:
     check_writable(args.out)
     options = option_values(args, domain.options)
     # Plans read from files and pictures of the start show real states: no search-only reductions.
-    problem = domain.load(args.file, **options) if args.solve else load_problem(domain, args.file, **options)
+    plan_text = read_text(args.plan) if args.plan else None
+    if args.solve:
+        problem = domain.load(args.file, **options)
+    elif plan_text is not None:
+        problem = load_for_solution(domain, args.file, plan_text, args.plan, options)
+    else:
+        problem = load_problem(domain, args.file, **options)
     settle_search(domain, problem, args)
     statistics = None
     optimal = args.optimal
@@ -116,7 +123,7 @@ def render(domain: Domain, args: argparse.Namespace) -> int:
         }
         optimal = optimal or result.algorithm == "ucs"
     elif args.plan:
-        replayed = read_plan(domain, problem, args.plan)
+        replayed = read_plan(domain, problem, args.plan, plan_text)
         states, actions, step_costs = replayed.states, replayed.actions, replayed.step_costs
     else:
         states = [problem.initial_state]

@@ -26,6 +26,7 @@ from heurist.cli.common import (
     run_search,
 )
 from heurist.domains import Domain, named_domains
+from heurist.domains.formats import instance_record
 
 DOMAIN_ARGUMENT = True  # register() reads the domain's name from the command line
 ORDER = 10
@@ -75,12 +76,14 @@ def solve(domain: Domain, args: argparse.Namespace) -> int:
         heuristic=domain.heuristics.resolve(args.heuristic) if args.render else None,
         optimal=args.algo == "ucs",
     )
+    record = instance_record(domain, problem, instance=str(args.file), options=option_values(args, domain.options),
+                             heuristic=args.heuristic)
     if args.format == "json":
-        print(domain.write_solution(problem, result, "json", instance=str(args.file), heuristic=args.heuristic))
+        print(domain.write_solution(problem, result, "json", record=record))
     elif result.solved and not args.quiet and _colour_terminal():
-        _print_coloured(domain, problem, result)
+        _print_coloured(domain, problem, result, record.header())
     else:
-        print(domain.write_solution(problem, result, "text", quiet=args.quiet), end="")
+        print(domain.write_solution(problem, result, "text", quiet=args.quiet, record=record), end="")
     return EXIT_BY_STATUS[result.status]
 
 
@@ -98,13 +101,14 @@ def _colour_terminal() -> bool:
     return console.is_terminal and console.color_system is not None
 
 
-def _print_coloured(domain: Domain, problem, result) -> None:
+def _print_coloured(domain: Domain, problem, result, header: str) -> None:
     """The text format, its boards coloured as in the pictures (a terminal only)."""
     from heurist.domains.formats import plan_steps
     from heurist.render.terminal import print_state  # imported here: only terminals need it
 
-    for header, state in plan_steps(domain, problem, result):
-        print(header)
+    print(header)
+    for step, state in plan_steps(domain, problem, result):
+        print(step)
         print_state(domain, problem, state)
         print()
     print(format_statistics(result))

@@ -14,7 +14,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from heurist.analysis.domains import load_problem
+from heurist.analysis.solutions import load_for_solution
 from heurist.analysis.validation import Optimum, Validity, find_optimum, validate_solution
 from heurist.cli.common import (
     EXIT_INPUT_ERROR,
@@ -87,11 +87,13 @@ def register(subparsers: argparse._SubParsersAction, words: Sequence[str] = ()) 
 def validate(domain: Domain, args: argparse.Namespace) -> int:
     if not args.solution.strip():
         raise InputError("the solution file name is empty", "SOLUTION")
-    problem = load_problem(domain, args.instance, **option_values(args, domain.options))
     limits = limits_from(args)
     try:
         with memory_guard(limits.memory_limit):
-            solution = domain.read_solution(read_text(args.solution), problem, args.solution)
+            text = read_text(args.solution)
+            problem = load_for_solution(domain, args.instance, text, args.solution,
+                                        option_values(args, domain.options))
+            solution = domain.read_solution(text, problem, args.solution)
             replayed = None if solution.unsolvable else replay(problem, solution)
     except SearchStopped as stopped:
         print(f"heurist: {args.solution}: {stopped} while reading and replaying the plan", file=sys.stderr)

@@ -12,17 +12,26 @@ prints, ``heurist validate`` and ``heurist render --plan`` read back:
   text), ``plan`` (per move its ``step`` number, ``action`` and the ``state``
   after it, as text) and ``statistics``.
 
+Both name the instance they solve (:class:`InstanceRecord`): the domain,
+the instance file, a hash of the instance as heurist writes it, the
+instance options given and the heuristic. The text format carries it as
+its first line, ``# heurist: {...}`` (one JSON object), the JSON format as
+top-level keys. ``validate`` and ``render --plan`` load the instance with
+the recorded options when none are given, refuse conflicting ones, and
+refuse another instance's solution.
+
 A plan is read back by its states where the domain can parse them
 (``Domain.parse_state``), else by its actions (``Domain.parse_action``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from heurist.errors import InputError
@@ -58,6 +67,104 @@ class SolutionFormat:
     detect: Callable[[str], bool] = lambda text: True
 
 
+# ----- what a solution file says about its instance ----------------------------------------------
+
+RECORD_PREFIX = "# heurist: "
+"""The first line of a text solution: this, then the :class:`InstanceRecord` as one JSON object."""
+MAX_RECORD_LINE = 65_536
+
+
+@dataclass(frozen=True)
+class InstanceRecord:
+    """The instance a solution file belongs to, as the file records it.
+
+    ``instance_hash`` is ``sha256:`` and the first 16 hex digits of the
+    SHA-256 of the instance as heurist writes it (``Domain.write_instance``
+    of the plain instance), so that a reformatted copy of the same puzzle
+    matches and another puzzle does not; ``options`` are the instance
+    options that were given, as command-line words (``["--metric",
+    "slide"]``). ``line`` is where the record was read (1 for JSON).
+    """
+
+    domain: str
+    instance: str | None = None
+    instance_hash: str | None = None
+    options: tuple[str, ...] = ()
+    heuristic: str | None = None
+    line: int = field(default=1, compare=False)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The record's keys (those that are set), as both formats write them."""
+        document: dict[str, Any] = {"domain": self.domain}
+        if self.instance is not None:
+            document["instance"] = self.instance
+        if self.instance_hash is not None:
+            document["instance_hash"] = self.instance_hash
+        document["options"] = list(self.options)
+        if self.heuristic is not None:
+            document["heuristic"] = self.heuristic
+        return document
+
+    def header(self) -> str:
+        """The text format's first line."""
+        return RECORD_PREFIX + json.dumps(self.as_dict(), ensure_ascii=True)
+
+    @classmethod
+    def from_dict(cls, document: dict, source: str, line: int = 1) -> InstanceRecord | None:
+        """The record in a solution's JSON keys; None when the document names no domain (older files)."""
+        domain = _typed(document, "domain", (str,), source, required=False)
+        if domain is None:
+            return None
+        options = _typed(document, "options", (list,), source, required=False) or []
+        if not all(isinstance(word, str) for word in options):
+            raise InputError("the document: 'options' must be a list of strings", source, line)
+        return cls(
+            domain,
+            _typed(document, "instance", (str,), source, required=False),
+            _typed(document, "instance_hash", (str,), source, required=False),
+            tuple(options),
+            _typed(document, "heuristic", (str,), source, required=False),
+            line,
+        )
+
+
+def instance_hash(domain: Domain, problem: Any) -> str:
+    """``sha256:`` and 16 hex digits naming the instance, as heurist writes it (see :class:`InstanceRecord`)."""
+    text = domain.write_instance(domain.plain(problem))
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def instance_record(domain: Domain, problem: Any, *, instance: str | None = None,
+                    options: dict[str, Any] | None = None, heuristic: Any = None) -> InstanceRecord:
+    """The record a solution of ``problem`` carries; ``options`` are the instance options given (keywords)."""
+    by_name = {option.name: option for option in domain.options}
+    words: list[str] = []
+    for name, value in (options or {}).items():
+        if name in by_name and value is not None:
+            words += by_name[name].words(value)
+    return InstanceRecord(domain.name, instance, instance_hash(domain, problem), tuple(words),
+                          heuristic if isinstance(heuristic, str) else None)
+
+
+def read_record(text: str, source: str) -> InstanceRecord | None:
+    """The :class:`InstanceRecord` of a heurist solution file, None for a file without one (a course
+    program's output, or an older heurist file)."""
+    text = text.removeprefix("\ufeff")
+    if looks_like_json(text):
+        return InstanceRecord.from_dict(_json_document(text, source), source)
+    if not text.startswith(RECORD_PREFIX):
+        return None
+    line = text[:MAX_RECORD_LINE].partition("\n")[0].rstrip("\r")
+    try:
+        document = json.loads(line[len(RECORD_PREFIX):], parse_int=_bounded_int, parse_float=_bounded_float,
+                              parse_constant=_no_constant)
+    except ValueError:
+        document = None
+    if not isinstance(document, dict):
+        raise InputError(f"expected a JSON object after '{RECORD_PREFIX.strip()}'", source, 1)
+    return InstanceRecord.from_dict(document, source)
+
+
 # ----- text --------------------------------------------------------------------------------------
 
 def plan_steps(domain: Domain, problem: Any, result: SearchResult) -> Iterator[tuple[str, Any]]:
@@ -69,9 +176,12 @@ def plan_steps(domain: Domain, problem: Any, result: SearchResult) -> Iterator[t
             yield f"move {step}: {domain.format_action(problem, result.actions[step - 1])}", state
 
 
-def write_text(domain: Domain, problem: Any, result: SearchResult, *, quiet: bool = False, **_: Any) -> str:
-    """``heurist solve``'s text output: the plan's states (unless ``quiet``), then the statistics."""
-    blocks = []
+def write_text(domain: Domain, problem: Any, result: SearchResult, *, quiet: bool = False,
+               record: InstanceRecord | None = None, **context: Any) -> str:
+    """``heurist solve``'s text output: the instance record, the plan's states (unless ``quiet``), then the
+    statistics. Without ``record``, one is made from ``context`` (``instance``, ``options``, ``heuristic``)."""
+    record = record or instance_record(domain, problem, **_record_context(context))
+    blocks = [record.header()]
     if result.solved and not quiet:
         for header, state in plan_steps(domain, problem, result):
             blocks.append(f"{header}\n{domain.format_state(problem, state)}\n")
@@ -79,8 +189,13 @@ def write_text(domain: Domain, problem: Any, result: SearchResult, *, quiet: boo
     return "\n".join(blocks) + "\n"
 
 
+def _record_context(context: dict[str, Any]) -> dict[str, Any]:
+    return {name: context[name] for name in ("instance", "options", "heuristic") if name in context}
+
+
 def looks_like_text(text: str) -> bool:
-    return any(_STATUS.match(line) for line in text.splitlines()) or text.lstrip().startswith("start:")
+    return (text.startswith(RECORD_PREFIX) or any(_STATUS.match(line) for line in text.splitlines())
+            or text.lstrip().startswith("start:"))
 
 
 def read_text(domain: Domain, text: str, problem: Any, source: str) -> Solution:
@@ -133,9 +248,14 @@ def read_text(domain: Domain, text: str, problem: Any, source: str) -> Solution:
 
 # ----- JSON --------------------------------------------------------------------------------------
 
-def write_json(domain: Domain, problem: Any, result: SearchResult, **context: Any) -> str:
-    """``heurist solve --format json``: ``context`` (domain, instance, heuristic), outcome, plan, statistics."""
-    extra: dict[str, Any] = {"domain": domain.name, **context}
+def write_json(domain: Domain, problem: Any, result: SearchResult, *, record: InstanceRecord | None = None,
+               **context: Any) -> str:
+    """``heurist solve --format json``: the instance record's keys, the outcome, the plan, the statistics.
+
+    Without ``record``, one is made from ``context`` (``instance``, ``options``, ``heuristic``).
+    """
+    record = record or instance_record(domain, problem, **_record_context(context))
+    extra: dict[str, Any] = record.as_dict()
     plan = []
     if result.solved:
         extra["start"] = domain.format_state(problem, result.states[0])
@@ -190,13 +310,8 @@ def _typed(document: dict, name: str, kinds: tuple[type, ...], source: str, wher
     raise InputError(f"{where}: '{name}' must be {wanted}, not {_KIND_NAMES.get(type(value), 'that')}", source, 1)
 
 
-def read_json(domain: Domain, text: str, problem: Any, source: str) -> Solution:
-    """``heurist solve --format json`` read back (see :func:`write_json`), every field checked for its type.
-
-    Unknown keys are allowed; a known key of the wrong type (``"cost": "60"``,
-    ``"step": true``), a number too large to be a cost or a step, NaN or
-    Infinity is bad input, never ignored.
-    """
+def _json_document(text: str, source: str) -> dict:
+    """A solution's JSON object, every number bounded; anything else is an :class:`InputError`."""
     try:
         document = json.loads(text, parse_int=_bounded_int, parse_float=_bounded_float, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
@@ -207,6 +322,17 @@ def read_json(domain: Domain, text: str, problem: Any, source: str) -> Solution:
         raise InputError("JSON nested too deeply to be a solution", source, 1) from None
     if not isinstance(document, dict):
         raise InputError("expected a JSON object", source, 1)
+    return document
+
+
+def read_json(domain: Domain, text: str, problem: Any, source: str) -> Solution:
+    """``heurist solve --format json`` read back (see :func:`write_json`), every field checked for its type.
+
+    Unknown keys are allowed; a known key of the wrong type (``"cost": "60"``,
+    ``"step": true``), a number too large to be a cost or a step, NaN or
+    Infinity is bad input, never ignored.
+    """
+    document = _json_document(text, source)
     other = _typed(document, "domain", (str,), source, required=False)
     if other not in (None, domain.name):
         raise InputError(f"a {other} solution, not a {domain.name} one", source, 1)

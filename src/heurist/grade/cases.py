@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from heurist.analysis.domains import load_problem
-from heurist.bench.suites import SUITES, natural_key, suite_instances
+from heurist.bench.suites import all_suites, natural_key, suite_instances
 from heurist.domains import get_domain
 from heurist.errors import InputError
 
@@ -151,13 +151,13 @@ def collect_cases(domain: str, tests: list[str], options: dict[str, Any] | None 
     found: list[tuple[str, str, str, dict[str, Any]]] = []  # (group, name, path, options)
     for test in tests:
         path = Path(test)
-        if test in SUITES and not path.exists():
-            suite = SUITES[test]
+        if test in all_suites() and not path.exists():
+            suite = all_suites()[test]
             if suite.domain != domain:
                 raise InputError(f"suite {test} is of the {suite.domain} domain, not {domain}", test)
             for instance in suite_instances(test, data):
                 found.append((test, instance.name, str(Path(instance.path).resolve()),
-                              {**instance.options(), **options}))
+                              {**instance.options(get_domain(instance.domain)), **options}))
         elif path.is_dir():
             files = sorted((p for p in path.iterdir() if p.is_file() and not p.name.startswith(".")
                             and not any(word in p.name for word in NOT_TESTS)),
@@ -168,7 +168,7 @@ def collect_cases(domain: str, tests: list[str], options: dict[str, Any] | None 
         elif path.is_file():
             found.append(("", path.name, str(path.resolve()), options))
         else:
-            suites = ", ".join(name for name, suite in SUITES.items() if suite.domain == domain)
+            suites = ", ".join(name for name, suite in all_suites().items() if suite.domain == domain)
             raise InputError(f"no such file, directory or suite (suites of {domain}: {suites})", test)
     names = [name for _, name, _, _ in found]
     cases = []

@@ -8,6 +8,10 @@ SIGINT and SIGTERM and can show a progress line::
     from heurist.search import search
     result = search(problem, "astar", heuristic=my_h)
     print(result.cost, result.statistics.expansions)
+
+The heuristic may also be named (``"manhattan"``, ``"my_file.py:h"``) when
+the problem carries its domain's registry (every heurist domain's problems
+do, as ``problem.heuristics``); left out, it is the domain's default.
 """
 
 from __future__ import annotations
@@ -55,16 +59,42 @@ UNINFORMED_ALGORITHMS = {"bfs", "dfs", "ucs"}
 """Algorithms that ignore the heuristic: it is neither prepared nor called."""
 
 
+def resolve_heuristic(problem: Problem, heuristic: Heuristic | str | None = None) -> Heuristic:
+    """``heuristic`` as a function: a function as it is; a name through the problem's registry
+    (``problem.heuristics``, a :class:`HeuristicRegistry`), or ``file.py:function``; None gives the
+    problem's ``default_heuristic``, or :func:`zero_heuristic` for a problem that names none."""
+    if callable(heuristic):
+        return heuristic
+    registry = getattr(problem, "heuristics", None)
+    if heuristic is None:
+        default = getattr(problem, "default_heuristic", None)
+        return registry.resolve(default) if registry is not None and default else zero_heuristic
+    if not isinstance(heuristic, str):
+        raise TypeError(f"a heuristic is a function h(state, problem) or a name, not {type(heuristic).__name__}")
+    if registry is not None:
+        return registry.resolve(heuristic)
+    if heuristic == "zero":
+        return zero_heuristic
+    return load_user_heuristic(heuristic)
+
+
 def search(
     problem: Problem,
-    algorithm: str = "astar",
-    heuristic: Heuristic = zero_heuristic,
+    algorithm: str | Callable[..., SearchResult] = "astar",
+    heuristic: Heuristic | str | None = None,
     *,
     weight: float = 2.0,
     limits: Limits | None = None,
     progress: bool | ProgressLine | None = False,
 ) -> SearchResult:
     """Prepare the heuristic, run ``algorithm`` by name and return its result.
+
+    ``algorithm`` is one of :data:`ALGORITHMS` by name (``"astar"``, ``"idastar"``...) or a function
+    of the same signature (``astar_search``, or your own);
+    ``heuristic`` a function ``h(state, problem)``, a name, or None for the
+    domain's default (:func:`resolve_heuristic`); ``weight`` is weighted A*'s;
+    ``limits`` bound time, expansions and memory
+    (:class:`~heurist.search.limits.Limits`).
 
     ``statistics.total_time`` includes the heuristic's preparation (pattern
     databases, say); ``statistics.search_time`` does not. The time limit
@@ -78,10 +108,14 @@ def search(
     ``progress=True`` draws a live progress line on standard error when it
     is a terminal (:mod:`heurist.search.progress`).
     """
-    try:
+    if callable(algorithm):
+        run = algorithm
+        algorithm = next((name for name, known in ALGORITHMS.items() if known is run), run.__name__)
+    elif algorithm in ALGORITHMS:
         run = ALGORITHMS[algorithm]
-    except KeyError:
-        raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}") from None
+    else:
+        raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
+    heuristic = resolve_heuristic(problem, heuristic)
     if algorithm in UNINFORMED_ALGORITHMS:
         heuristic = zero_heuristic  # nothing to prepare (a pattern database, say) for a search that ignores it
     options = {"limits": limits}
@@ -95,6 +129,7 @@ def search(
         except SearchStopped as stopped:  # while preparing, or before the algorithm's loop began
             return _stopped_early(algorithm, stopped, session)
     result.statistics.total_time = setup + result.statistics.search_time
+    result.problem = problem
     unfold = getattr(problem, "unfold_plan", None)
     if result.solved and unfold is not None:
         result.actions, result.states = unfold(result.states)
@@ -146,6 +181,7 @@ __all__ = [
     "iterative_deepening_astar_search",
     "load_user_heuristic",
     "prepare_heuristic",
+    "resolve_heuristic",
     "search",
     "uniform_cost_search",
     "weighted_astar_search",

@@ -63,6 +63,8 @@ class SearchResult:
     cost: float | None = None
     statistics: Statistics = field(default_factory=Statistics)
     limit: str | None = None  # which limit ended the search, if any
+    problem: Any = field(default=None, repr=False, compare=False)
+    """The problem searched (set by :func:`heurist.search.search`), so that the plan can be drawn."""
 
     @property
     def solved(self) -> bool:
@@ -76,8 +78,27 @@ class SearchResult:
         """The outcome in one line; the plan itself is in ``actions`` and ``states`` (a domain formats them)."""
         outcome = self.status.value + (f" ({self.limit} limit)" if self.limit else "")
         if self.solved:
-            outcome += f", cost {self.cost:g}, {len(self.actions):,} moves"
+            moves = len(self.actions)
+            outcome += f", cost {self.cost:g}, {moves:,} move{'' if moves == 1 else 's'}"
         return f"<SearchResult {self.algorithm}: {outcome}, {self.statistics.expansions:,} expansions>"
+
+    def picture(self, index: int = -1) -> Any:
+        """State ``index`` of the plan (default: the last) drawn by the problem's domain, the move into it
+        marked; notebooks show it as SVG. Needs a problem that can draw itself (every heurist domain's)."""
+        draw = getattr(self.problem, "plan_picture", None)
+        if draw is None:
+            raise TypeError("this result's problem cannot draw itself: give the domain the states to draw")
+        return draw(self.states if self.states else [self.problem.initial_state], index)
+
+    def pictures(self) -> list[Any]:
+        """Every state of the plan, the start first, as :meth:`picture` draws it."""
+        return [self.picture(index) for index in range(max(1, len(self.states)))]
+
+    def _repr_svg_(self) -> str | None:
+        """The plan's last state (the start when there is no plan), where the problem can draw itself."""
+        if getattr(self.problem, "plan_picture", None) is None:
+            return None
+        return self.picture()._repr_svg_()
 
     def _repr_html_(self) -> str:
         """The outcome and statistics as a table, for notebooks."""

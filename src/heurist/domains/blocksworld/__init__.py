@@ -10,6 +10,19 @@ The goal fixes every stack, empty ones included.
 * :mod:`.generate` -- random instances;
 * :mod:`.drawing` -- stacks as scenes and terminal colours;
 * :mod:`.pddl` -- the labelled-stacks PDDL export for planners.
+
+From Python::
+
+    >>> import heurist
+    >>> from heurist.search import search
+    >>> problem = heurist.load("blocksworld", "data/blocksworld/probB11.bwp")
+    >>> problem
+    BlocksWorldProblem('probB11.bwp', stacks=5, blocks='ABCDEFGHIJ')
+    >>> result = search(problem)  # A* with the default heuristic
+    >>> result
+    <SearchResult astar: solved, cost 9, 9 moves, 10 expansions>
+    >>> problem.domain.format_action(problem, result.actions[0])
+    'I from stack 3 to stack 0'
 """
 
 from __future__ import annotations
@@ -39,17 +52,26 @@ from heurist.domains.blocksworld.model import (
     State,
     format_numbered_stacks,
 )
+from heurist.domains.suites import file_suite
 from heurist.errors import InputError
 from heurist.scene import Scene
 
 DEFAULT_HEURISTIC = "deadlock"
 
 
-class BlocksWorldDomain(Domain):
+class BlocksWorldDomain(Domain[BlocksWorldProblem, State, Move]):
     name = "blocksworld"
     summary = "Blocks World on a fixed number of labelled stacks (.bwp files)"
     heuristics = HEURISTICS
     default_heuristic = DEFAULT_HEURISTIC
+    suites = (
+        file_suite("bw-tamu", "blocksworld", "Texas A&M CSCE 420 problems probA03-A11, probB03-B20",
+                   "blocksworld", "prob*.bwp"),
+        file_suite("bw-testcases", "blocksworld", "Spring 2021 course test cases",
+                   "blocksworld/spring21_testcases", "*.bwp"),
+        file_suite("bw-challenge", "blocksworld", "Spring 2021 challenge problems bwchp01-45",
+                   "blocksworld/spring21_bwchp", "*.bwp"),
+    )
     generate_options = (
         Option("stacks", f"number of stacks, at least {MIN_STACKS} (default: 5)", type=int, default=5,
                minimum=MIN_STACKS, maximum=100),
@@ -94,6 +116,16 @@ class BlocksWorldDomain(Domain):
     def parse(self, text: str, source: str = "<bwp>", **options: Any) -> BlocksWorldProblem:
         self.check_options(options, source)
         return parse_bwp(text, source)
+
+    pddl_file_suffixes = (".bwp",)
+
+    def export_pddl(self, path: str | Path) -> dict[str, str]:
+        """The ``.bwp`` file as the labelled-stacks PDDL domain and its problem (:mod:`.pddl`)."""
+        from heurist.domains.blocksworld.pddl import (
+            export_pddl,  # here: only export and bench need it
+        )
+
+        return export_pddl(path)
 
     def write_instance(self, problem: BlocksWorldProblem) -> str:
         return problem_to_bwp(problem)

@@ -22,7 +22,6 @@ from pathlib import Path
 from heurist.domains.blocksworld.formats import load_bwp
 from heurist.domains.blocksworld.model import BlocksWorld, State
 
-FILE_SUFFIXES = (".bwp",)
 DOMAIN_NAME = "bw-fixed-stacks"
 
 DOMAIN_PDDL = f"""\

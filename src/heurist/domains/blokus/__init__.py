@@ -6,18 +6,42 @@ corner and none edge to edge, each piece is used once, in any rotation or
 reflection. Puzzles: ``fill`` (place every piece), ``corners`` (cover the
 three other corners with the fewest tiles), ``cover`` (cover given targets
 with the fewest tiles). The course's ``sub-optimal`` and ``mini-contest``
-strategies are in :mod:`.model` and the ``heurist blokus`` command.
+strategies are in :mod:`.strategies` and the ``heurist blokus`` command.
 
 An instance file is a course piece file, optionally followed by an instance
 section (puzzle, board size, start, targets); keyword options override it.
 
 * :mod:`.board` -- bitboards and legal placements;
 * :mod:`.pieces` -- pieces, their orientations, and the piece files with their instance section;
-* :mod:`.model` -- :class:`BlokusProblem` and its puzzles, the course's strategies;
+* :mod:`.model` -- :class:`BlokusProblem` and its puzzles;
+* :mod:`.strategies` -- the course's ``sub-optimal`` and ``mini-contest`` strategies;
 * :mod:`.formats` -- solution files (move lists, the ``game.py`` report), each reader beside its writer;
 * :mod:`.heuristics` -- the registered heuristics;
+* :mod:`.reach` -- the bounds the admissible ``reach`` heuristic is built from, one state or all children at once;
 * :mod:`.generate` -- random cover instances, solvable by construction;
 * :mod:`.drawing` -- boards as scenes and terminal colours.
+
+From Python: a cover puzzle on the course's ``small_set.txt`` (a bundled
+piece file, found by name), with the options of ``heurist solve blokus``::
+
+    >>> import heurist
+    >>> from heurist.search import search
+    >>> problem = heurist.load("blokus", "small_set.txt", board_size=(6, 6), start=(3, 3),
+    ...                        targets=[(2, 2), (5, 5), (1, 4)])
+    >>> problem
+    CoverProblem('cover on 6x6 with small_set.txt from (3, 3), targets [(2, 2), (5, 5), (1, 4)]')
+    >>> result = search(problem)  # A* with the default heuristic, reach; the cost is tiles placed
+    >>> result
+    <SearchResult astar: solved, cost 7, 3 moves, 4 expansions>
+    >>> [problem.domain.format_action(problem, action) for action in result.actions]
+    ['piece 7 (4 tiles) at (2,2) (2,3) (3,3) (4,3)', 'piece 2 (2 tiles) at (5,4) (5,5)', 'piece 1 (1 tile) at (1,4)']
+    >>> print(problem.domain.format_state(problem, result.states[-1]))
+    . . . . . .
+    . . . . X .
+    . . X # . .
+    . . . # . .
+    . . . # . .
+    . . . . # X
 """
 
 from __future__ import annotations
@@ -46,9 +70,7 @@ from heurist.domains.blokus.model import (
     CornersProblem,
     CoverProblem,
     FillProblem,
-    closest_location_search,
     make_problem,
-    mini_contest_search,
 )
 from heurist.domains.blokus.pieces import (
     PieceSet,
@@ -59,6 +81,8 @@ from heurist.domains.blokus.pieces import (
     parse_pieces,
     parse_targets,
 )
+from heurist.domains.blokus.strategies import closest_location_search, mini_contest_search
+from heurist.domains.suites import command_suite
 from heurist.errors import InputError
 from heurist.scene import Scene
 
@@ -68,6 +92,10 @@ DEFAULT_BOARD_SIZE = (20, 20)
 
 def _targets(text: str) -> tuple[tuple[int, int], ...]:
     return tuple(parse_targets(text, "--targets"))
+
+
+def _format_targets(targets: Sequence[Sequence[int]]) -> str:
+    return "[" + ", ".join(f"({row},{col})" for row, col in targets) + "]"
 
 
 def problem_from_pieces(pieces: PieceSet, *, puzzle: str | None = None, board_size: tuple[int, int] | None = None,
@@ -102,11 +130,32 @@ def problem_from_pieces(pieces: PieceSet, *, puzzle: str | None = None, board_si
                         legacy=legacy_board)
 
 
-class BlokusDomain(Domain):
+COURSE_COMMANDS = (
+    # (label, piece file, options): the exercise's reference commands that the
+    # generic engine solves (fill, corners, cover), as `heurist solve blokus` options.
+    ("fill-4x7-tiny", "tiny_set.txt", "--puzzle fill --board-size 4 7"),
+    ("corners-5x5-small", "small_set.txt", "--puzzle corners --board-size 5 5"),
+    ("corners-6x6-tiny2", "tiny_set_2.txt", "--puzzle corners --board-size 6 6"),
+    ("corners-8x8-tiny2", "tiny_set_2.txt", "--puzzle corners --board-size 8 8"),
+    ("cover-6x6-small", "small_set.txt", '--board-size 6 6 --start 3 3 --targets "[(2,2), (5,5), (1,4)]"'),
+    ("cover-8x8-small", "small_set.txt", '--board-size 8 8 --start 3 3 --targets "[(2,2), (5,5), (6,7)]"'),
+    ("cover-10x10-small", "small_set.txt", '--board-size 10 10 --start 3 3 --targets "[(2,2), (5,5), (6,7)]"'),
+    ("cover-10x10-valid-a", "valid_pieces.txt", '--board-size 10 10 --start 7 7 --targets "[(5,5), (8,8), (4,9)]"'),
+    ("cover-10x10-valid-b", "valid_pieces.txt", '--board-size 10 10 --start 5 5 --targets "[(3,4), (6,6), (7,5)]"'),
+    (
+        "cover-15x15-contest", "valid_pieces.txt",
+        '--board-size 15 15 --start 0 0 --targets "[(0,1), (0,9), (5,5), (8,8), (4,9), (9,2)]"',
+    ),
+)
+
+
+class BlokusDomain(Domain[BlokusProblem, tuple, Placement]):
     name = "blokus"
     summary = "Blokus puzzles (fill, corners, cover) from the HUJI Intro to AI search exercise"
     heuristics = HEURISTICS
     default_heuristic = "reach"
+    suites = (command_suite("blokus-course", "blokus", "the HUJI exercise's fill, corners and cover commands",
+                            "blokus", COURSE_COMMANDS),)
     options = (
         Option("puzzle", "fill, corners or cover (default: the file's, else cover when --targets is given, "
                "else fill)", choices=PUZZLES, flags=("-z",)),
@@ -114,7 +163,8 @@ class BlokusDomain(Domain):
                flags=("-s",), metavar=("ROWS", "COLS")),
         Option("start", "start square as row and column (default: the file's, else 0 0)", type=int, nargs=2,
                flags=("-x",), metavar=("ROW", "COL")),
-        Option("targets", 'squares to cover, e.g. "[(2,2), (5,5)]"', type=_targets, flags=("-t",), metavar="LIST"),
+        Option("targets", 'squares to cover, e.g. "[(2,2), (5,5)]"', type=_targets, flags=("-t",), metavar="LIST",
+               format=_format_targets),
         Option("legacy_board", "the course's pre-2020 move generator: no piece anchored in the last row or column",
                type=bool, default=False, nargs=0),
     )

@@ -6,12 +6,26 @@
 * :mod:`.heuristics` -- the registered heuristics;
 * :mod:`.generate` -- random layouts (solvable random walks, or any piece set);
 * :mod:`.drawing` -- boards as scenes and terminal colours;
-* :mod:`.space` -- whole state spaces with numpy, a breadth-first layer at a time.
+* :mod:`.space` -- whole state spaces with numpy, a breadth-first layer at a time;
+* :mod:`.compiled` -- breadth-first search and whole state spaces compiled with numba
+  (imported only when asked for: numba's import alone costs more than a small solve).
 
-From Python::
+From Python (``heurist.load("klotski", ...)`` is the same as ``DOMAIN.load``)::
 
-    from heurist.domains.klotski import DOMAIN
-    problem = DOMAIN.load("data/hrd/w23_s24_char/testhrd_hard1.txt", metric="slide")
+    >>> from heurist.domains.klotski import DOMAIN
+    >>> from heurist.search import search
+    >>> problem = DOMAIN.load("data/hrd/w23_s24_char/testhrd_hard1.txt", metric="slide")
+    >>> result = search(problem)  # A* with the default heuristic, pattern databases
+    >>> result
+    <SearchResult astar: solved, cost 90, 90 moves, 11,057 expansions>
+    >>> DOMAIN.format_action(problem, result.actions[0])
+    '1x1 at (3,1) down'
+    >>> print(DOMAIN.format_state(problem, result.states[-1]))
+    ^^^^
+    vvvv
+    22<>
+    .112
+    .112
 """
 
 from __future__ import annotations
@@ -39,6 +53,7 @@ from heurist.domains.klotski.formats import (
 from heurist.domains.klotski.generate import generated_files, piece_counts, random_layouts
 from heurist.domains.klotski.heuristics import HEURISTICS
 from heurist.domains.klotski.model import METRICS, KlotskiProblem
+from heurist.domains.suites import file_suite
 from heurist.search import SearchResult, Status
 
 if TYPE_CHECKING:
@@ -74,11 +89,27 @@ def write_course_solution(problem: KlotskiProblem, result: SearchResult, **_: An
     return format_solution(problem.geometry, states, problem.variant, result.cost)
 
 
-class KlotskiDomain(Domain):
+NOT_PUZZLES = ("solution", "output", ".out")
+"""Words in the names of the course folders' files that are outputs, not puzzles."""
+NOT_COURSE_MADE = ("med1T.txt",)
+"""Files in the course folders that the course did not make (data/hrd/SOURCES.md): kept, but in no suite."""
+
+
+class KlotskiDomain(Domain[KlotskiProblem, int, Any]):
     name = "klotski"
     summary = "Klotski / Hua Rong Dao sliding-block puzzles (CSC384 formats V1, V2, V3)"
     heuristics = HEURISTICS
     default_heuristic = "pdb"
+    suites = (
+        file_suite("hrd-v1", "klotski", "CSC384 Fall 2022 numeric boards (course kit, classic, two peers' inputs)",
+                   "hrd/f22_numeric", "*.txt", NOT_PUZZLES),
+        file_suite("hrd-v2", "klotski", "CSC384 2023-2024 character boards", "hrd/w23_s24_char", "*.txt",
+                   NOT_PUZZLES),
+        file_suite("hrd-v3", "klotski", "CSC384 2024-2025 boards with goal grids (two are unsolvable)",
+                   "hrd/f24_w25_goal", "*.txt", (*NOT_PUZZLES, *NOT_COURSE_MADE)),
+        file_suite("hrd-layouts32", "klotski", "the 32 classic Hua Rong Dao layouts (numeric format)",
+                   "hrd/f22_numeric/layouts32_longles", "*.txt"),
+    )
     options = (
         Option("metric", "what one move is: " + "; ".join(f"{name}: {text}" for name, text in METRICS.items())
                + " (default: step)", choices=tuple(METRICS), default="step"),

@@ -339,26 +339,49 @@ class Geometry:
         patterns of empty cells, so each piece's moves (as changes of the
         state) are remembered under those three, up to ``PATH_MEMO_SIZE`` of them.
         """
-        memo: dict[int, tuple[tuple[Action, int], ...]] = {}
-        piece_path_moves = self._piece_path_moves
+        return self._path_function(canonical=False)
 
-        def moves_of_piece(key: int, shape: int, anchor: int, occupied: int) -> tuple[tuple[Action, int], ...]:
+    @cached_property
+    def canonical_path_successors(self) -> Callable[[int], list[tuple[Action, int, int]]]:
+        """:attr:`path_successors` with each child replaced by the smaller of it and its mirror image.
+
+        As :attr:`canonical_step_successors` does for steps: the state is
+        mirrored once per expansion, and each child's image is that image with
+        the moved piece's mirrored bits flipped (remembered with the move).
+        """
+        return self._path_function(canonical=True)
+
+    def _path_function(self, canonical: bool) -> Callable[[int], list[tuple[Action, int, int]]]:
+        memo: dict[int, tuple] = {}
+        piece_path_moves = self._piece_path_moves
+        mirrored_anchors = self.mirrored_anchors
+        n = self.cells
+
+        def moves_of_piece(key: int, shape: int, anchor: int, occupied: int) -> tuple:
             if len(memo) >= PATH_MEMO_SIZE:
                 memo.clear()
-            moves = memo[key] = piece_path_moves(shape, anchor, occupied)
+            moves = piece_path_moves(shape, anchor, occupied)
+            if canonical:  # (action, change of the state, change of its mirror image)
+                table = mirrored_anchors[shape]
+                moves = tuple(
+                    (action, change, ((1 << table[action[1]]) | (1 << table[action[2]])) << (shape * n))
+                    for action, change in moves
+                )
+            memo[key] = moves
             return moves
 
         namespace: dict = {"memo_get": memo.get, "moves_of_piece": moves_of_piece}
-        source = self._path_successors_source()
-        exec(compile(source, f"<klotski path moves {self.width}x{self.height}>", "exec"), namespace)
-        return namespace["path_successors"]
+        source = self._path_successors_source(canonical)
+        name = "canonical path" if canonical else "path"
+        exec(compile(source, f"<klotski {name} moves {self.width}x{self.height}>", "exec"), namespace)
+        return namespace[f"{'canonical_' if canonical else ''}path_successors"]
 
-    def _path_successors_source(self) -> str:
+    def _path_successors_source(self, canonical: bool = False) -> str:
         n, w, full = self.cells, self.width, self.full
         offsets = sorted({o for rule in self.step_rules for o in rule[3]})
         names = {o: f"e{i}" for i, o in enumerate(offsets)}
         lines = [
-            "def path_successors(state):",
+            f"def {'canonical_' if canonical else ''}path_successors(state):",
             f"    big = state & {full:#x}",
             f"    vertical = (state >> {n}) & {full:#x}",
             f"    horizontal = (state >> {2 * n}) & {full:#x}",
@@ -370,6 +393,8 @@ class Geometry:
         ]
         for o in offsets:
             lines.append(f"    {names[o]} = empty {'>>' if o >= 0 else '<<'} {abs(o)}")
+        if canonical:
+            lines.append(self._mirror_source("state", "image").rstrip("\n"))
         lines.append("    moves = []")
         shape_names = ("big", "vertical", "horizontal", "single")
         for shape in SHAPES:
@@ -388,9 +413,19 @@ class Geometry:
                 "        piece_moves = memo_get(key)",
                 "        if piece_moves is None:",
                 f"            piece_moves = moves_of_piece(key, {shape}, anchor, occupied)",
-                "        for action, change in piece_moves:",
-                "            moves.append((action, state ^ change, 1))",
             ]
+            if canonical:
+                lines += [
+                    "        for action, change, mirrored in piece_moves:",
+                    "            child = state ^ change",
+                    "            mirrored ^= image",
+                    "            moves.append((action, mirrored if mirrored < child else child, 1))",
+                ]
+            else:
+                lines += [
+                    "        for action, change in piece_moves:",
+                    "            moves.append((action, state ^ change, 1))",
+                ]
         lines.append("    return moves")
         return "\n".join(lines) + "\n"
 

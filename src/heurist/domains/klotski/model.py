@@ -68,6 +68,8 @@ class KlotskiProblem(ShowsItself):
             self.initial_state = self.canonical(start)
             if metric == "step":
                 self.successors = geometry.canonical_step_successors
+            elif metric == "path":
+                self.successors = geometry.canonical_path_successors
             else:
                 self.successors = self._canonical_successors
 

@@ -100,8 +100,8 @@ class _Moves:
 
     def join(self, low: np.ndarray, high: np.ndarray) -> list[int]:
         """(low, high) words back to Python-int states."""
-        shift = (2 * self.cells).__rlshift__  # high << 2n, in C through map
-        return list(map(int.__or__, low.tolist(), map(shift, high.tolist())))
+        # object arrays: numpy's loops call Python's int operators, without a Python frame per state
+        return ((high.astype(object) << (2 * self.cells)) | low.astype(object)).tolist()
 
     def keys(self, low: np.ndarray, high: np.ndarray) -> np.ndarray:
         if self.exact_keys:

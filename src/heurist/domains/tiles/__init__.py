@@ -8,10 +8,13 @@
 
 From Python::
 
-    from heurist.domains.tiles import DOMAIN
-    from heurist.search import search
-    problem = DOMAIN.load("data/tiles/hardest-31.txt")
-    result = search(problem, "astar", DOMAIN.heuristics["linear-conflict"])
+    >>> from heurist.domains.tiles import DOMAIN
+    >>> from heurist.search import search
+    >>> problem = DOMAIN.load("data/tiles/hardest-31.txt")
+    >>> list(DOMAIN.heuristics)
+    ['zero', 'misplaced', 'manhattan', 'linear-conflict']
+    >>> search(problem, "idastar", "linear-conflict")
+    <SearchResult idastar: solved, cost 31, 31 moves, 7,594 expansions>
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ DEFAULT_HEURISTIC = "linear-conflict"
 _SLIDE = re.compile(r"^\s*tile (\d+) (up|down|left|right)\s*$")
 
 
-class TilesDomain(Domain):
+class TilesDomain(Domain[TilesProblem, State, Slide]):
     name = "tiles"
     summary = "sliding-tile puzzles: the 8-puzzle, the 15-puzzle, any rectangular board"
     heuristics = HEURISTICS
