@@ -148,7 +148,7 @@ def _specialised(heuristic: Heuristic, algorithm: str, problem: Problem,
     domain-free: it only asks.
     """
     offer = getattr(heuristic, "specialised", None)
-    if not callable(offer):
+    if not callable(offer) or generic is not ALGORITHMS.get(algorithm):  # a caller's own function runs as given
         return generic
     return offer(algorithm, problem) or generic
 
