@@ -97,7 +97,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--executor", choices=["local", "dask"], default="local",
                         help="local worker processes, or a Dask cluster (default: local)")
     parser.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://host:8786")
-    parser.add_argument("--data", metavar="DIR", help="course data directory (default: the checkout's data/)")
+    parser.add_argument("--data", metavar="DIR", help="course data directory (default: the data shipped with heurist, see 'heurist data')")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     parser.set_defaults(handler=bench)
 

@@ -162,7 +162,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
                      help="local processes, or a Dask cluster (default: local)")
     run.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://host:8786")
     run.add_argument("--workdir", metavar="DIR", help="where the temporary directories go (default: the system's)")
-    run.add_argument("--data", metavar="DIR", help="course data directory of the suites (default: the checkout's)")
+    run.add_argument("--data", metavar="DIR", help="course data directory of the suites (default: the data shipped with heurist)")
     optimum = parser.add_argument_group("optima (heurist's own A*)")
     optimum.add_argument("--heuristic", "-H", metavar="NAME",
                          help="an admissible heuristic for the optimal search (default: the domain's)")
