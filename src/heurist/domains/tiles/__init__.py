@@ -2,7 +2,9 @@
 
 * :mod:`.model` -- :class:`TilesProblem`, slides, states and the parity rule;
 * :mod:`.formats` -- puzzle files and text boards, each reader beside its writer;
-* :mod:`.heuristics` -- the registered heuristics (misplaced, manhattan, linear conflict);
+* :mod:`.heuristics` -- the registered heuristics (misplaced, manhattan, linear conflict, pattern databases);
+* :mod:`.pdb` -- additive pattern databases: partitions, tables built with numpy, the cache, the reflection;
+* :mod:`.kernel` -- IDA* with those databases compiled with numba (imported only when it runs);
 * :mod:`.generate` -- random solvable instances (random walks from the goal);
 * :mod:`.drawing` -- boards as scenes and terminal colours.
 

@@ -190,7 +190,8 @@ def _register_pdb(name: str, partition: str, summary: str, aliases: tuple[str, .
 
 _register_pdb(
     "pdb", "default",
-    "Additive pattern databases, max with the diagonal reflection: 6-6-3 on the 15-puzzle, halves elsewhere.",
+    "Additive pattern databases, max with the diagonal reflection: 6-6-3 on 4x4, halves up to 8 tiles, "
+    "else groups of up to 6.",
     aliases=("pattern-databases",),
 )
 _register_pdb("pdb-5-5-5", "5-5-5", "Additive pattern databases of three 5-tile groups, max with the reflection.")
