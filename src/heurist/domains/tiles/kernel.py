@@ -67,7 +67,7 @@ def _group_rank(group, where, mirror, reflected, labels, sizes, cells, buffer): 
 
 @numba.njit(cache=True, nogil=True)
 def _run(counters, board, where, blank_at, next_move, h_at, regular, reflected, hashes, boards,
-         neighbours, group_of, labels, sizes, offsets, tables, mirror, use_mirror, zobrist,
+         neighbours, group_of, labels, sizes, tables, mirror, use_mirror, zobrist,
          blank_label, cells, scratch):  # pragma: no cover
     """Advance the search until it is solved, exhausted, or due for a limit check (see the module's docstring)."""
     groups = sizes.shape[0]
@@ -154,14 +154,14 @@ def _run(counters, board, where, blank_at, next_move, h_at, regular, reflected, 
             regular[child, group] = _group_rank(group, where, mirror, False, labels, sizes, cells, scratch)
             total = 0
             for g in range(groups):
-                total += tables[offsets[g] + regular[child, g] * cells + target]
+                total += tables[g][regular[child, g] * cells + target]
             if use_mirror:
                 group = group_of[mirror[label]]
                 reflected[child, group] = _group_rank(group, where, mirror, True, labels, sizes, cells, scratch)
                 other = 0
                 seen_blank = mirror[target]
                 for g in range(groups):
-                    other += tables[offsets[g] + reflected[child, g] * cells + seen_blank]
+                    other += tables[g][reflected[child, g] * cells + seen_blank]
                 if other > total:
                     total = other
             h_at[child] = total
@@ -186,18 +186,14 @@ def _run(counters, board, where, blank_at, next_move, h_at, regular, reflected, 
         depth -= 1
 
 
-_FLAT: dict[tuple, tuple] = {}
-
-
-def _flat_tables(prepared: Any) -> tuple:
-    """The databases end to end in one array and each one's offset, shared by problems with the same tables."""
-    key = tuple(id(table) for table in prepared.tables)
-    found = _FLAT.get(key)
-    if found is None or any(a is not b for a, b in zip(found[2], prepared.tables)):
-        flat = np.concatenate([np.asarray(table, dtype=np.uint8) for table in prepared.tables])
-        offsets = np.cumsum([0] + [len(table) for table in prepared.tables[:-1]]).astype(np.int64)
-        found = _FLAT[key] = (flat, offsets, list(prepared.tables))
-    return found[0], found[1]
+def _tables(prepared: Any) -> tuple:
+    """The databases as a tuple of read-only uint8 arrays (the compiled loop indexes it; nothing is copied)."""
+    tables = []
+    for table in prepared.tables:
+        view = np.asarray(table, dtype=np.uint8).view()
+        view.setflags(write=False)  # tables read from the cache are read-only; every table then has one type
+        tables.append(view)
+    return tuple(tables)
 
 
 class _Search:
@@ -226,7 +222,7 @@ class _Search:
                 self.group_of[member] = g
                 self.labels[g, i] = member
         self.group_of[self.blank_label] = 0  # the blank is in no group; its moves never reach here
-        self.tables, self.offsets = _flat_tables(prepared)
+        self.tables = _tables(prepared)
         self.use_mirror = prepared.mirror is not None
         self.mirror = np.array(prepared.mirror if self.use_mirror else range(cells), dtype=np.int64)
         rng = np.random.default_rng(20021)  # fixed: the hashes only speed up the cycle check
@@ -241,10 +237,10 @@ class _Search:
         h = other = 0
         for g in range(len(groups)):
             self.regular[0, g] = self._rank(g, False)
-            h += int(self.tables[self.offsets[g] + self.regular[0, g] * cells + blank])
+            h += int(self.tables[g][self.regular[0, g] * cells + blank])
             if self.use_mirror:
                 self.reflected[0, g] = self._rank(g, True)
-                other += int(self.tables[self.offsets[g] + self.reflected[0, g] * cells + self.mirror[blank]])
+                other += int(self.tables[g][self.reflected[0, g] * cells + self.mirror[blank]])
         h = max(h, other)
         self.h_at[0] = h
         self.counters = np.zeros(10, dtype=np.int64)
@@ -277,7 +273,7 @@ class _Search:
     def run(self) -> int:
         return _run(self.counters, self.board, self.where, self.blank_at, self.next_move, self.h_at,
                     self.regular, self.reflected, self.hashes, self.boards, self.neighbours, self.group_of,
-                    self.labels, self.sizes, self.offsets, self.tables, self.mirror, self.use_mirror,
+                    self.labels, self.sizes, self.tables, self.mirror, self.use_mirror,
                     self.zobrist, self.blank_label, self.cells, self.scratch)
 
 
