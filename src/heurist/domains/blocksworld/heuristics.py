@@ -111,16 +111,60 @@ def deadlock(state: State, problem: BlocksWorld) -> int:
     A child that the problem has just generated (``problem.last_successor``)
     is evaluated from its parent's waits-for graph, which is built once per
     expansion (see :class:`_ParentGraph`); any other state is evaluated from
-    scratch. Both give the same value.
+    scratch. Once a search has expanded :data:`KERNEL_AFTER` states, the
+    children of each expanded state are evaluated together by a compiled
+    kernel (:mod:`.kernel`, with numba) instead. All three give the same value.
     """
     last = problem.last_successor
     if last is not None and last[0] is state:
         _, parent, source, target = last
         graph = problem.heuristic_memo.get("deadlock-parent")
         if graph is None or graph.state is not parent:
-            graph = problem.heuristic_memo["deadlock-parent"] = _ParentGraph(parent, problem)
+            graph = problem.heuristic_memo["deadlock-parent"] = _parent_graph(parent, problem)
         return graph.child_value(source, target)
     return _deadlock_from_scratch(state, problem)
+
+
+KERNEL_AFTER = 15_000
+"""States expanded in Python before a search moves ``deadlock`` to the compiled kernel (:mod:`.kernel`).
+
+The kernel costs about 0.3 CPU s to load (numba's import and the cached
+machine code; compiling it the first time on a machine takes a few seconds
+more), which pays only in long searches.
+"""
+
+
+def _parent_graph(parent: State, problem: BlocksWorld) -> _ParentGraph | _CompiledParent:
+    """What evaluates the children of ``parent``: Python's :class:`_ParentGraph`, or the kernel's values."""
+    memo = problem.heuristic_memo
+    compiled = memo.get("deadlock-kernel")
+    if compiled is None:
+        built = memo["deadlock-parents"] = memo.get("deadlock-parents", 0) + 1
+        if built < KERNEL_AFTER:
+            return _ParentGraph(parent, problem)
+        try:
+            from heurist.domains.blocksworld.kernel import CompiledDeadlock
+        except ImportError:  # numba missing or broken: Python gives the same values
+            compiled = memo["deadlock-kernel"] = False
+        else:
+            compiled = memo["deadlock-kernel"] = CompiledDeadlock(problem)
+    if compiled is False:
+        return _ParentGraph(parent, problem)
+    return _CompiledParent(parent, compiled.children(parent), problem.stack_count)
+
+
+class _CompiledParent:
+    """The children's values of one state, as :mod:`.kernel` computed them (index source * k + target)."""
+
+    __slots__ = ("state", "values", "k")
+
+    def __init__(self, state: State, values: list[int], k: int):
+        self.state = state
+        self.values = values
+        self.k = k
+
+    def child_value(self, source: int, target: int) -> int:
+        return self.values[source * self.k + target]
 
 
 def _stack_memo(problem: BlocksWorld) -> list[dict[str, tuple[int, tuple, tuple]]]:
