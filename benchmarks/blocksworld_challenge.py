@@ -64,7 +64,7 @@ def bidirectional(problem, heuristic, time_limit: float, memory_limit: float) ->
         sides.append({"own": own, "other": other, "g": {root: 0}, "parent": {root: None},
                       "frontier": [(h_own - h_other, h_own, 0, root)], "closed": set()})
     best, meeting = (0, start) if start == goal else (float("inf"), None)
-    expansions = max_queue = 0
+    expansions = max_queue = bound = 0
     limit = None
     while True:
         for side in sides:
@@ -74,7 +74,8 @@ def bidirectional(problem, heuristic, time_limit: float, memory_limit: float) ->
         if not sides[0]["frontier"] or not sides[1]["frontier"]:
             break
         low_f, low_b = sides[0]["frontier"][0][0], sides[1]["frontier"][0][0]
-        if best <= -(-(low_f + low_b) // 2):
+        bound = -(-(low_f + low_b) // 2)  # no plan is shorter
+        if best <= bound:
             break
         if expansions % 1000 == 0:
             if clock() - started > time_limit:
@@ -128,6 +129,7 @@ def bidirectional(problem, heuristic, time_limit: float, memory_limit: float) ->
         "max_queue": max_queue,
         "time": clock() - started,
         "memory_mib": peak_rss_kib() // 1024,
+        "bound": bound,
     }
 
 
@@ -167,7 +169,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--heuristic", default="deadlock")
     parser.add_argument(
-        "--algo", default="astar", choices=["astar", "wastar", "greedy", "bidirectional"],
+        "--algo", default="astar", choices=["astar", "wastar", "greedy", "bidirectional", "idastar"],
         help="default: astar (optimal; so is bidirectional)"
     )
     parser.add_argument("--weight", type=float, default=2.0, help="weight for wastar (default: 2)")
@@ -176,9 +178,9 @@ def main() -> None:
     parser.add_argument("--only", type=int, nargs="+", metavar="N", help="problem numbers (default: 1-45)")
     args = parser.parse_args()
     numbers = args.only or list(range(1, 46))
-    optimal = args.algo in ("astar", "bidirectional")
+    optimal = args.algo in ("astar", "bidirectional", "idastar")
     algorithm = {"astar": "A*", "wastar": f"weighted A* (w={args.weight:g})", "greedy": "greedy",
-                 "bidirectional": "bidirectional search (BAE*/DIBBS)"}[args.algo]
+                 "bidirectional": "bidirectional search (BAE*/DIBBS)", "idastar": "IDA*"}[args.algo]
     print(
         f"python {platform.python_version()}, {algorithm} with {args.heuristic}, "
         f"{args.time_limit:g} CPU s and {args.memory_limit:g} MiB per problem"
@@ -193,6 +195,8 @@ def main() -> None:
             known = KNOWN_OPTIMUM.get(row["number"], "?")
             if row["length"] is None:
                 length = f"not solved ({row['limit']} limit)"
+                if row.get("bound"):
+                    length = f"not solved ({row['limit']} limit, optimum >= {row['bound']})"
             else:
                 solved += 1
                 length = str(row["length"])
