@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from heurist.domains.blocksworld import BlocksWorld, load_bwp
-from heurist.domains.blocksworld.bounds import minimum_feedback_vertex_set
+from heurist.domains.blocksworld.fvs import minimum_feedback_vertex_set
 from heurist.domains.blocksworld.heuristics import HEURISTICS
 from heurist.domains.blocksworld.model import all_states
 from heurist.search import search

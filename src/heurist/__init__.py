@@ -33,8 +33,10 @@ Domains depend on search, never the reverse.
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
+TYPE_CHECKING = False  # type checkers read it as True; not importing typing keeps start-up short
+if TYPE_CHECKING:  # nothing else is imported here: the command's signal handlers come first (cli/entry.py)
+    from pathlib import Path
+    from typing import Any
 
 __version__ = "0.1.0"
 

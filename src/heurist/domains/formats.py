@@ -26,7 +26,6 @@ A plan is read back by its states where the domain can parse them
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import re
@@ -130,6 +129,8 @@ class InstanceRecord:
 
 def instance_hash(domain: Domain, problem: Any) -> str:
     """``sha256:`` and 16 hex digits naming the instance, as heurist writes it (see :class:`InstanceRecord`)."""
+    import hashlib  # here: only writing and checking records needs it
+
     text = domain.write_instance(domain.plain(problem))
     return "sha256:" + hashlib.sha256(text.encode()).hexdigest()[:16]
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -63,6 +62,8 @@ def natural_key(text: str) -> list:
 
 def course_data_directory() -> Path:
     """The course data shipped with heurist (``heurist/data/``), wherever heurist is installed."""
+    from importlib import resources  # here: only suites and ``heurist data`` need it
+
     return Path(str(resources.files("heurist") / "data"))
 
 

@@ -7,6 +7,8 @@ The goal fixes every stack, empty ones included.
 * :mod:`.model` -- :class:`BlocksWorldProblem`, moves and states;
 * :mod:`.formats` -- ``.bwp`` files and the course program's trace, each reader beside its writer;
 * :mod:`.heuristics` -- the registered heuristics (the course's H0-H6 among them);
+* :mod:`.bounds` -- the ``parking`` lower bound for few stacks;
+* :mod:`.fvs` -- exact minimum feedback vertex sets, shared by ``deadlock`` and ``parking``;
 * :mod:`.generate` -- random instances;
 * :mod:`.drawing` -- stacks as scenes and terminal colours;
 * :mod:`.pddl` -- the labelled-stacks PDDL export for planners.

@@ -64,6 +64,8 @@ stacks (tests and ``benchmarks/blocksworld_admissibility.py``).
 
 from __future__ import annotations
 
+from heurist.domains.blocksworld.fvs import bits as _bits
+from heurist.domains.blocksworld.fvs import graph_feedback_set_size as _fvs
 from heurist.domains.blocksworld.heuristics import HEURISTICS
 from heurist.domains.blocksworld.model import BlocksWorld, State
 
@@ -74,14 +76,6 @@ BRANCH_LIMIT = 400
 """At most this many branching nodes per state; past it the count proven so far is used (still a lower bound)."""
 
 
-def _bits(mask: int) -> list[int]:
-    """The one-bit masks making up ``mask``, lowest first."""
-    bits = []
-    while mask:
-        low = mask & -mask
-        bits.append(low)
-        mask ^= low
-    return bits
 
 
 def _common_prefix(current: str, goal: str) -> int:
@@ -190,7 +184,7 @@ def parking(state: State, problem: BlocksWorld) -> int:
     if known is not None:
         return graph.misplaced + known
     best = _least_count(waits, clauses, floor)
-    if len(_PARKING_CACHE) >= _FVS_CACHE_LIMIT:
+    if len(_PARKING_CACHE) >= _PARKING_CACHE_LIMIT:
         _PARKING_CACHE.clear()
     _PARKING_CACHE[key] = best
     return graph.misplaced + best
@@ -251,6 +245,7 @@ def _least_count(waits: dict[int, int], clauses: list[tuple[int, list[int]]], fl
 
 _PARKING_CACHE: dict[tuple, int] = {}
 """(waits-for graph, clauses) -> the least |X2| + |X3|: states often share both."""
+_PARKING_CACHE_LIMIT = 200_000
 
 
 def _without(graph: dict[int, int], mask: int) -> dict[int, int]:
@@ -269,79 +264,3 @@ def _bypass(graph: dict[int, int], node: int) -> dict[int, int]:
         if other != node:
             bypassed[other] = (targets & ~node) | successors if targets & node else targets
     return bypassed
-
-
-_FVS_CACHE: dict[tuple, int] = {}
-_FVS_CACHE_LIMIT = 200_000
-
-
-def minimum_feedback_vertex_set(graph: dict[int, int]) -> int:
-    """Size of a smallest set of nodes meeting every cycle (self-loops included).
-
-    ``graph`` maps one-bit nodes to successor masks; successors that are not
-    nodes are ignored. Exact: nodes on no cycle are stripped, self-loops are
-    forced in, nodes with one predecessor or one successor are bypassed
-    (Levy & Low), then the busiest node is branched on (in the set, or
-    bypassed). Reduced graphs are cached.
-    """
-    nodes = 0
-    for node in graph:
-        nodes |= node
-    return _fvs({node: successors & nodes for node, successors in graph.items()})
-
-
-def _fvs(graph: dict[int, int]) -> int:
-    """:func:`minimum_feedback_vertex_set` for a graph whose successors are all nodes of it."""
-    whole = tuple(graph.items())
-    known = _FVS_CACHE.get(whole)
-    if known is not None:
-        return known
-    graph = dict(graph)
-    forced = _reduce(graph)
-    if not graph:
-        _remember(whole, forced)
-        return forced
-    key = tuple(sorted(graph.items()))
-    cached = _FVS_CACHE.get(key)
-    if cached is None:
-        pivot = max(graph, key=lambda node: graph[node].bit_count())
-        cached = 1 + _fvs(_without(graph, pivot))
-        if cached > 1:
-            cached = min(cached, _fvs(_bypass(graph, pivot)))
-        _remember(key, cached)
-    _remember(whole, forced + cached)
-    return forced + cached
-
-
-def _remember(key: tuple, size: int) -> None:
-    if len(_FVS_CACHE) >= _FVS_CACHE_LIMIT:
-        _FVS_CACHE.clear()
-    _FVS_CACHE[key] = size
-
-
-def _reduce(graph: dict[int, int]) -> int:
-    """Apply the reductions in place until none fits; return the number of nodes forced in."""
-    forced = 0
-    changed = True
-    while changed and graph:
-        changed = False
-        targets = 0
-        for successors in graph.values():
-            targets |= successors
-        for node in list(graph):
-            successors = graph[node]
-            if successors & node:
-                forced += 1
-            elif successors and node & targets:
-                predecessors = [other for other, out in graph.items() if out & node]
-                if len(predecessors) > 1 and successors & (successors - 1):
-                    continue
-                graph.update(_bypass(graph, node))
-                del graph[node]
-                changed = True
-                break
-            graph.update(_without(graph, node))
-            del graph[node]
-            changed = True
-            break
-    return forced

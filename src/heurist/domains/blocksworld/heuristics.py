@@ -12,7 +12,7 @@ name        admissible   consistent  counts
 h0          yes          yes         nothing (A* becomes uniform-cost search)
 h1          yes          yes         blocks not at their goal (stack, height)
 prefix      yes          yes         misplaced blocks
-deadlock    yes          (tested)    misplaced blocks + blocks that must move twice
+deadlock    yes          yes         misplaced blocks + blocks that must move twice
 h6          no           no          blocks off their goal spot, weighted by blocks above
 ==========  ===========  ==========  ====================================================
 
@@ -23,6 +23,8 @@ needs were built with the problem.
 
 from __future__ import annotations
 
+from heurist.domains.blocksworld.fvs import EMPTY_SET, feedback_set, feedback_set_size
+from heurist.domains.blocksworld.fvs import bits as _bits
 from heurist.domains.blocksworld.model import BlocksWorld, State
 from heurist.search import HeuristicRegistry
 
@@ -102,23 +104,80 @@ def deadlock(state: State, problem: BlocksWorld) -> int:
     unlimited table; the argument never uses the table's size, so it holds
     for any number of stacks). The minimum set is computed exactly: the
     graphs are small; their cyclic cores are reduced, branched on and cached.
-    Consistency is not proved; the tests check it on every edge of complete
-    small state spaces, and the search reopens states in any case, so A*
-    stays optimal either way.
+
+    Consistent: let a move take block x from stack S to stack T. No other
+    block changes its misplaced status (what lies below it is unchanged, and
+    x was and is on top), and no edge between two other blocks changes (a
+    block other than x keeps its stack and the blocks under it; x is under
+    none), so G - x is the same graph before and after, where G is the
+    waits-for graph with self-loops. For any graph and node,
+    mfvs(G - x) <= mfvs(G) <= mfvs(G - x) + 1. If x is misplaced before and
+    after, the misplaced count is unchanged and mfvs falls by at most 1. If
+    x lands in position, T held only blocks in position, so x waited for no
+    block: x lay on no cycle, mfvs is unchanged and the count falls by 1. If
+    x was in position, the count rises by 1 and mfvs cannot fall. So h drops
+    by at most 1 per move (the tests also check every edge of complete small
+    state spaces against this).
 
     A child that the problem has just generated (``problem.last_successor``)
     is evaluated from its parent's waits-for graph, which is built once per
     expansion (see :class:`_ParentGraph`); any other state is evaluated from
-    scratch. Both give the same value.
+    scratch. Once a search has expanded :data:`KERNEL_AFTER` states, the
+    children of each expanded state are evaluated together by a compiled
+    kernel (:mod:`.kernel`, with numba) instead. All three give the same value.
     """
     last = problem.last_successor
     if last is not None and last[0] is state:
         _, parent, source, target = last
         graph = problem.heuristic_memo.get("deadlock-parent")
         if graph is None or graph.state is not parent:
-            graph = problem.heuristic_memo["deadlock-parent"] = _ParentGraph(parent, problem)
+            graph = problem.heuristic_memo["deadlock-parent"] = _parent_graph(parent, problem)
         return graph.child_value(source, target)
     return _deadlock_from_scratch(state, problem)
+
+
+KERNEL_AFTER = 5_000
+"""States expanded in Python before a search moves ``deadlock`` to the compiled kernel (:mod:`.kernel`).
+
+The kernel costs about 0.45 CPU s to load (numba's import and the cached
+machine code; compiling it the first time on a machine takes about 2.3 s
+more), about what 5,000 expansions of a 20-block problem cost in Python, so
+a search switches once it has spent about that much: at most twice the
+best choice made knowing the search's length in advance.
+"""
+
+
+def _parent_graph(parent: State, problem: BlocksWorld) -> _ParentGraph | _CompiledParent:
+    """What evaluates the children of ``parent``: Python's :class:`_ParentGraph`, or the kernel's values."""
+    memo = problem.heuristic_memo
+    compiled = memo.get("deadlock-kernel")
+    if compiled is None:
+        built = memo["deadlock-parents"] = memo.get("deadlock-parents", 0) + 1
+        if built < KERNEL_AFTER:
+            return _ParentGraph(parent, problem)
+        try:
+            from heurist.domains.blocksworld.kernel import CompiledDeadlock
+        except ImportError:  # numba missing or broken: Python gives the same values
+            compiled = memo["deadlock-kernel"] = False
+        else:
+            compiled = memo["deadlock-kernel"] = CompiledDeadlock(problem)
+    if compiled is False:
+        return _ParentGraph(parent, problem)
+    return _CompiledParent(parent, compiled.children(parent), problem.stack_count)
+
+
+class _CompiledParent:
+    """The children's values of one state, as :mod:`.kernel` computed them (index source * k + target)."""
+
+    __slots__ = ("state", "values", "k")
+
+    def __init__(self, state: State, values: list[int], k: int):
+        self.state = state
+        self.values = values
+        self.k = k
+
+    def child_value(self, source: int, target: int) -> int:
+        return self.values[source * self.k + target]
 
 
 def _stack_memo(problem: BlocksWorld) -> list[dict[str, tuple[int, tuple, tuple]]]:
@@ -169,7 +228,7 @@ def _deadlock_from_scratch(state: State, problem: BlocksWorld) -> int:
             blockers |= above[node]
     extra = twice.bit_count()
     if waits:
-        extra += _minimum_feedback_vertex_set(waits, twice, waiting, waited_for)
+        extra += feedback_set_size(waits, twice, waiting, waited_for)
     return misplaced + extra
 
 
@@ -348,7 +407,7 @@ class _ParentGraph:
         twice = self.twice
         gone = twice | x
         waits = [(node, row) for node, row in self.rows.items() if row and not node & gone]
-        size, chosen = _minimum_feedback_set(waits, gone) if waits else _EMPTY_SET
+        size, chosen = feedback_set(waits, gone) if waits else EMPTY_SET
         return size + (twice & ~x).bit_count(), chosen | twice & ~x
 
     def _column(self, target: int) -> int:
@@ -437,7 +496,7 @@ class _ParentGraph:
                 with_x.append((node, row | x if node & column else row))
         # A smallest set for G - x meets each of its components in a smallest
         # set for that component, so the witness inside the core is one for G[core].
-        return _minimum_feedback_vertex_set(with_x, twice) - (self.witness[x] & core & ~twice).bit_count()
+        return feedback_set_size(with_x, twice) - (self.witness[x] & core & ~twice).bit_count()
 
     def _predecessors(self) -> dict[int, int]:
         """Each misplaced block -> the blocks that wait for it."""
@@ -447,172 +506,6 @@ class _ParentGraph:
                 predecessors[target] |= node
         return predecessors
 
-
-def _bit_table(shift: int) -> list[tuple[int, ...]]:
-    return [tuple(1 << (i + shift) for i in range(_HALF) if m >> i & 1) for m in range(1 << _HALF)]
-
-
-_HALF = 13  # blocks are letters: 26 bits, looked up in two halves
-_LOW_BITS = _bit_table(0)
-_HIGH_BITS = _bit_table(_HALF)
-
-
-def _bits(mask: int) -> tuple[int, ...]:
-    """The one-bit masks making up ``mask`` (at most 26 bits), lowest first."""
-    return _LOW_BITS[mask & 0x1FFF] + _HIGH_BITS[mask >> _HALF]
-
-
-_FVS_CACHE: dict[tuple, tuple[int, int]] = {}  # cyclic core -> (minimum feedback vertex set size, one such set)
-_FVS_CACHE_LIMIT = 200_000
-
-
-def _minimum_feedback_vertex_set(
-    waits: list[tuple[int, int]], removed: int, alive: int | None = None, targets: int | None = None
-) -> int:
-    """Size of a smallest set of nodes whose removal leaves the graph without cycles.
-
-    ``waits`` lists (node, successor mask) with one bit per node; nodes in
-    ``removed`` are already gone. Nodes missing from ``waits`` have no
-    successors, so they lie on no cycle and are dropped. First the nodes with
-    no predecessor or no successor are stripped until none is left; what
-    remains (the graph's cyclic core) is solved exactly and cached.
-    ``alive`` and ``targets``, the union of the nodes and of the successor
-    masks in ``waits``, save a pass when the caller already has them.
-    """
-    return _minimum_feedback_set(waits, removed, alive, targets)[0]
-
-
-def _minimum_feedback_set(
-    waits: list[tuple[int, int]], removed: int, alive: int | None = None, targets: int | None = None
-) -> tuple[int, int]:
-    """(size, mask) of one smallest feedback vertex set, as :func:`_minimum_feedback_vertex_set` finds it.
-
-    The mask holds nodes of ``waits`` only (``removed`` is not included).
-    """
-    pairs = waits
-    if alive is None or targets is None:
-        alive = targets = 0
-        for node, successors in pairs:
-            alive |= node
-            targets |= successors
-    targets &= ~removed
-    while True:
-        kept = [(node, successors) for node, successors in pairs if node & targets and successors & alive]
-        if not kept:
-            return _EMPTY_SET
-        if len(kept) == len(pairs):
-            break
-        pairs = kept
-        alive = targets = 0
-        for node, successors in pairs:
-            alive |= node
-            targets |= successors
-        targets &= ~removed
-    key = tuple([(node, successors & alive) for node, successors in pairs])
-    cached = _FVS_CACHE.get(key)
-    if cached is None:
-        cached = _solve_fvs(dict(key))
-        _remember(key, cached)
-    return cached
-
-
-_EMPTY_SET = (0, 0)
-
-
-def _remember(key: tuple, solution: tuple[int, int]) -> None:
-    if len(_FVS_CACHE) >= _FVS_CACHE_LIMIT:
-        _FVS_CACHE.clear()
-    _FVS_CACHE[key] = solution
-
-
-def _solve_fvs(graph: dict[int, int]) -> tuple[int, int]:
-    """Exact minimum feedback vertex set by reduction and branching (Levy & Low rules): (size, one such set).
-
-    ``graph`` maps each node bit to its successor mask (successors are nodes
-    of the graph). Reductions, applied until none fits:
-
-    * a node with no predecessor or no successor lies on no cycle: drop it;
-    * a node with a self-loop must be in the set: count it and drop it;
-    * a node with a single predecessor or a single successor can be left out
-      of the set (any cycle through it also passes through that neighbour):
-      bypass it, linking its predecessors straight to its successors.
-
-    Then branch on the node with the most edges: either it joins the set, or
-    it stays out and is bypassed. Reduced subgraphs are cached. A feedback
-    set of a reduced graph, plus the nodes counted on the way, is one of the
-    original graph: every cycle through a bypassed node becomes a cycle (or
-    a self-loop) through its neighbours in the reduced graph.
-    """
-    predecessors = dict.fromkeys(graph, 0)
-    for node, targets in graph.items():
-        for target in _bits(targets):
-            predecessors[target] |= node
-    return _branch(dict(graph), predecessors)
-
-
-def _branch(graph: dict[int, int], predecessors: dict[int, int]) -> tuple[int, int]:
-    forced_size, forced = _reduce(graph, predecessors)
-    if not graph:
-        return forced_size, forced
-    key = tuple(sorted(graph.items()))
-    cached = _FVS_CACHE.get(key)
-    if cached is None:
-        pivot = max(graph, key=lambda node: graph[node].bit_count() + predecessors[node].bit_count())
-        without, without_predecessors = dict(graph), dict(predecessors)
-        _remove(without, without_predecessors, pivot)
-        size, chosen = _branch(without, without_predecessors)
-        cached = (size + 1, chosen | pivot)
-        if size > 0:  # the other branch can only tie a set of one
-            _bypass(graph, predecessors, pivot)
-            other = _branch(graph, predecessors)
-            if other[0] < cached[0]:
-                cached = other
-        _remember(key, cached)
-    return forced_size + cached[0], forced | cached[1]
-
-
-def _reduce(graph: dict[int, int], predecessors: dict[int, int]) -> tuple[int, int]:
-    """Apply the reductions in place until none fits; return (number, mask) of the forced nodes."""
-    forced_size = forced = 0
-    pending = list(graph)
-    while pending:
-        node = pending.pop()
-        targets = graph.get(node)
-        if targets is None:
-            continue
-        sources = predecessors[node]
-        if targets & node:
-            forced_size += 1
-            forced |= node
-            pending.extend(_bits(_remove(graph, predecessors, node)))
-        elif not targets or not sources:
-            pending.extend(_bits(_remove(graph, predecessors, node)))
-        elif targets & (targets - 1) == 0 or sources & (sources - 1) == 0:
-            pending.extend(_bits(_bypass(graph, predecessors, node)))
-    return forced_size, forced
-
-
-def _remove(graph: dict[int, int], predecessors: dict[int, int], node: int) -> int:
-    """Delete ``node`` and its edges; return the mask of its former neighbours."""
-    targets = graph.pop(node) & ~node
-    sources = predecessors.pop(node) & ~node
-    for target in _bits(targets):
-        predecessors[target] &= ~node
-    for source in _bits(sources):
-        graph[source] &= ~node
-    return targets | sources
-
-
-def _bypass(graph: dict[int, int], predecessors: dict[int, int], node: int) -> int:
-    """Delete ``node`` (which has no self-loop), linking each predecessor to each successor."""
-    targets = graph[node]
-    sources = predecessors[node]
-    _remove(graph, predecessors, node)
-    for source in _bits(sources):
-        graph[source] |= targets
-    for target in _bits(targets):
-        predecessors[target] |= sources
-    return targets | sources
 
 
 @HEURISTICS.register("h6", aliases=("H6",))
