@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 from heurist.domains.base import Domain
 from heurist.domains.pictures import Picture
 from heurist.errors import InputError
+from heurist.search import HeuristicRegistry
 
 ENTRY_POINT_GROUP = "heurist.domains"
 PACKAGE = "heurist.domains"
@@ -30,8 +31,8 @@ class ShowsItself:
         return get_domain(self.domain_name)
 
     @property
-    def heuristics(self) -> Any:
-        """The domain's :class:`~heurist.search.HeuristicRegistry`."""
+    def heuristics(self) -> HeuristicRegistry:
+        """The domain's heuristics by name."""
         return self.domain.heuristics
 
     @property
