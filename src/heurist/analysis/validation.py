@@ -19,7 +19,7 @@ from typing import Any
 
 from heurist.analysis.checks import finite_or_none
 from heurist.domains import Domain
-from heurist.search import Heuristic, Limits, Status, search
+from heurist.search import OPTIMAL_ALGORITHMS, Heuristic, Limits, Status, search
 from heurist.search.solutions import Replay, Solution, replay
 
 
@@ -58,9 +58,20 @@ class Optimum:
         return f"unknown ({self.limit} limit reached)"
 
 
-def find_optimum(problem: Any, heuristic: Heuristic, limits: Limits | None = None) -> Optimum:
-    """The optimal cost by A* with ``heuristic`` (which must be admissible)."""
-    result = search(problem, "astar", heuristic, limits=limits)
+def optimal_search(domain: Domain, problem: Any, heuristic: str | None = None) -> tuple[str, str]:
+    """(algorithm, heuristic name) that finds ``problem``'s optimal cost: A* with ``heuristic`` when one is
+    named; else the domain's own search for the instance (``Domain.default_search``: IDA* with pattern
+    databases on the 15-puzzle) when its algorithm is optimal in cost, else A* with its heuristic."""
+    if heuristic is not None:
+        return "astar", heuristic
+    algorithm, name = domain.default_search(problem)
+    return (algorithm if algorithm in OPTIMAL_ALGORITHMS - {"bfs"} else "astar"), name
+
+
+def find_optimum(problem: Any, heuristic: Heuristic, limits: Limits | None = None,
+                 algorithm: str = "astar") -> Optimum:
+    """The optimal cost by ``algorithm`` (A*, IDA* or UCS) with ``heuristic`` (which must be admissible)."""
+    result = search(problem, algorithm, heuristic, limits=limits)
     return Optimum(result.status, result.cost if result.solved else None, result.limit)
 
 
@@ -236,4 +247,4 @@ def _indent(text: str, prefix: str = "      ") -> str:
     return "\n".join(prefix + line for line in text.splitlines())
 
 
-__all__ = ["IllegalStep", "Optimum", "ValidationReport", "Validity", "find_optimum", "validate_solution"]
+__all__ = ["IllegalStep", "Optimum", "ValidationReport", "Validity", "find_optimum", "optimal_search", "validate_solution"]

@@ -15,7 +15,13 @@ import sys
 from collections.abc import Sequence
 
 from heurist.analysis.solutions import load_for_solution
-from heurist.analysis.validation import Optimum, Validity, find_optimum, validate_solution
+from heurist.analysis.validation import (
+    Optimum,
+    Validity,
+    find_optimum,
+    optimal_search,
+    validate_solution,
+)
 from heurist.cli.common import (
     EXIT_INPUT_ERROR,
     EXIT_LIMIT,
@@ -68,10 +74,11 @@ def register(subparsers: argparse._SubParsersAction, words: Sequence[str] = ()) 
         sub.add_argument("instance", metavar="INSTANCE", help="instance file")
         sub.add_argument("solution", metavar="SOLUTION", help="solution file")
         add_domain_options(sub, domain, search_only=False)
-        group = sub.add_argument_group("optimality (found by solving the instance with A*)")
+        group = sub.add_argument_group("optimality (found by solving the instance with an admissible heuristic)")
         group.add_argument(
-            "--heuristic", "-H", default=domain.default_heuristic, metavar="NAME",
-            help="an admissible heuristic for A* (default: %(default)s)",
+            "--heuristic", "-H", metavar="NAME",
+            help=f"an admissible heuristic for A* (default: the domain's own search, A* with "
+            f"{domain.default_heuristic} unless the instance calls for another)",
         )
         group.add_argument("--require-optimal", action="store_true", help="a valid but costlier solution fails too")
         group.add_argument("--no-optimality", action="store_true", help="do not solve the instance")
@@ -101,7 +108,8 @@ def validate(domain: Domain, args: argparse.Namespace) -> int:
     if args.no_optimality:
         optimum = Optimum(None)
     else:
-        optimum = find_optimum(problem, domain.heuristics.resolve(args.heuristic), limits_from(args))
+        algorithm, heuristic = optimal_search(domain, problem, args.heuristic)
+        optimum = find_optimum(problem, domain.heuristics.resolve(heuristic), limits_from(args), algorithm)
     report = validate_solution(domain, problem, solution, optimum, instance=args.instance,
                                require_optimal=args.require_optimal, replayed=replayed)
     print(report.to_json() if args.format == "json" else report.to_text())

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from heurist.analysis.validation import Optimum
+from heurist.analysis.validation import Optimum, optimal_search
 from heurist.domains import get_domain
 from heurist.files import write_atomically
 from heurist.grade.cases import Case
@@ -97,12 +97,13 @@ def cache_key(case: Case, heuristic: str) -> str:
 
 
 def solve_optimum(case: Case, heuristic: str | None = None, time_limit: float | None = None) -> OptimumInfo:
-    """Solve ``case`` with A* and an admissible heuristic (the domain's default)."""
+    """Solve ``case`` optimally: A* with ``heuristic``, or the domain's own optimal search
+    (:func:`~heurist.analysis.validation.optimal_search`)."""
     domain = get_domain(case.domain)
-    name = heuristic or domain.default_heuristic
     problem = case.problem()
+    algorithm, name = optimal_search(domain, problem, heuristic)
     started = time.perf_counter()
-    result = search(problem, "astar", domain.heuristics.resolve(name), limits=Limits(time_limit=time_limit))
+    result = search(problem, algorithm, domain.heuristics.resolve(name), limits=Limits(time_limit=time_limit))
     seconds = round(time.perf_counter() - started, 3)
     if result.status is Status.INTERRUPTED:
         raise KeyboardInterrupt
