@@ -273,3 +273,14 @@ def test_the_domains_declare_their_pddl_export():
     assert [domain.name for domain in all_domains() if domain.exports_pddl] == ["blocksworld"]
     files = get_domain("blocksworld").export_pddl(DATA / "blocksworld/probA05.bwp")
     assert set(files) == {"domain.pddl", "probA05.pddl"} and "(:goal" in files["probA05.pddl"]
+
+
+def test_search_without_algorithm_or_heuristic_is_the_domains_choice():
+    import heurist
+    from heurist.search import search
+
+    eight = heurist.load("tiles", DATA / "tiles/aima-26.txt")
+    assert eight.default_search() == ("astar", "linear-conflict")
+    assert search(eight).algorithm == "astar"
+    assert search(eight, "idastar").algorithm == "idastar"  # naming one keeps the other's usual default
+    assert search(eight, heuristic="manhattan").algorithm == "astar"

@@ -39,6 +39,10 @@ class ShowsItself:
     def default_heuristic(self) -> str:
         return self.domain.default_heuristic
 
+    def default_search(self) -> tuple[str, str]:
+        """(algorithm, heuristic) the domain chooses for this instance (``Domain.default_search``)."""
+        return self.domain.default_search(self)
+
     def picture(self, state: Any = None) -> Picture:
         """``state`` (default: the start) drawn as the domain draws it; a real state, not a representative."""
         plain = self.domain.plain(self)

@@ -80,7 +80,7 @@ def resolve_heuristic(problem: Problem, heuristic: Heuristic | str | None = None
 
 def search(
     problem: Problem,
-    algorithm: str | Callable[..., SearchResult] = "astar",
+    algorithm: str | Callable[..., SearchResult] | None = None,
     heuristic: Heuristic | str | None = None,
     *,
     weight: float = 2.0,
@@ -89,7 +89,10 @@ def search(
 ) -> SearchResult:
     """Prepare the heuristic, run ``algorithm`` by name and return its result.
 
-    ``algorithm`` is one of :data:`ALGORITHMS` by name (``"astar"``, ``"idastar"``...) or a function
+    With neither ``algorithm`` nor ``heuristic``, the problem may choose the
+    pair (``problem.default_search()``: IDA* with pattern databases for a
+    15-puzzle); otherwise ``algorithm`` defaults to A*. ``algorithm`` is one
+    of :data:`ALGORITHMS` by name (``"astar"``, ``"idastar"``...) or a function
     of the same signature (``astar_search``, or your own);
     ``heuristic`` a function ``h(state, problem)``, a name, or None for the
     domain's default (:func:`resolve_heuristic`); ``weight`` is weighted A*'s;
@@ -108,6 +111,9 @@ def search(
     ``progress=True`` draws a live progress line on standard error when it
     is a terminal (:mod:`heurist.search.progress`).
     """
+    if algorithm is None:
+        chooser = getattr(problem, "default_search", None)
+        algorithm, heuristic = chooser() if heuristic is None and chooser is not None else ("astar", heuristic)
     if callable(algorithm):
         run = algorithm
         algorithm = next((name for name, known in ALGORITHMS.items() if known is run), run.__name__)
