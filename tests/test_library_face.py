@@ -284,3 +284,11 @@ def test_search_without_algorithm_or_heuristic_is_the_domains_choice():
     assert search(eight).algorithm == "astar"
     assert search(eight, "idastar").algorithm == "idastar"  # naming one keeps the other's usual default
     assert search(eight, heuristic="manhattan").algorithm == "astar"
+
+
+def test_drawing_a_fifteen_puzzle_builds_no_pattern_database(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("HEURIST_CACHE", str(tmp_path / "cache"))
+    out = tmp_path / "start.html"
+    status, _, _ = run(capsys, "render", "tiles", str(DATA / "tiles/fifteen-46.txt"), "--out", str(out))
+    assert status == 0 and "<html" in out.read_text().lower()
+    assert not (tmp_path / "cache").exists() or not any((tmp_path / "cache").rglob("*"))

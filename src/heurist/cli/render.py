@@ -24,7 +24,6 @@ from heurist.cli.common import (
     format_statistics,
     option_values,
     run_search,
-    settle_search,
 )
 from heurist.domains import Domain, named_domains
 from heurist.errors import read_text
@@ -102,7 +101,10 @@ def render(domain: Domain, args: argparse.Namespace) -> int:
         problem = load_for_solution(domain, args.file, plan_text, args.plan, options)
     else:
         problem = load_problem(domain, args.file, **options)
-    settle_search(domain, problem, args)
+    if not args.solve and args.heuristic is None:
+        # the viewer's h curve of a given plan: the domain's default heuristic, never tables that take
+        # a minute to build (a 15-puzzle's own search would bring its pattern databases)
+        args.heuristic = domain.default_heuristic
     statistics = None
     optimal = args.optimal
     actions = step_costs = None  # recovered from the problem's moves unless a replay gives them
