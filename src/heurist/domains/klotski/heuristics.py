@@ -23,8 +23,8 @@ from heurist.search.assignment import minimum_assignment_cost
 HEURISTICS = HeuristicRegistry("klotski")
 
 PDB_MAX_STATES = 200_000
-"""Abstract spaces larger than this are not tabulated (building one takes about 1 s per
-100,000 states); that pattern database then contributes nothing."""
+"""Abstract spaces larger than this are not tabulated (building one takes about 0.3 s per
+100,000 states, less for the 1x1 pieces' pattern); that pattern database then contributes nothing."""
 
 
 @HEURISTICS.register("zero", aliases=("blind",))
