@@ -284,3 +284,29 @@ def test_a_result_prints_its_outcome_in_one_line():
     problem = load(__file__.rsplit("/tests/", 1)[0] + "/data/hrd/w23_s24_char/testhrd_easy1.txt")
     expected = "<SearchResult astar: solved, cost 1, 1 move, 2 expansions>"
     assert repr(search(problem, "astar", HEURISTICS["pdb"])) == expected
+
+
+def test_a_slow_preparation_says_so_on_a_terminal_and_erases_the_line():
+    import io
+    import time
+
+    from heurist.search import search
+    from heurist.search.progress import ProgressLine
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    def slow(state, problem):
+        return 0
+
+    slow.prepare = lambda problem: time.sleep(0.6)
+    slow.heuristic_name = "slow-tables"
+    terminal = Terminal()
+    graph = nx.DiGraph()
+    graph.add_edge(0, 1, weight=1)
+    problem = GraphProblem(graph, 0, 1)
+    result = search(problem, "astar", slow, progress=ProgressLine(terminal, delay=0.1, interval=0.1))
+    assert result.solved
+    shown = terminal.getvalue()
+    assert "preparing heuristic slow-tables" in shown and shown.endswith("\r\x1b[K")

@@ -17,6 +17,7 @@ do, as ``problem.heuristics``); left out, it is the domain's default.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import nullcontext
 
 from heurist.search.best_first import (
     astar_search,
@@ -129,7 +130,9 @@ def search(
         options["weight"] = weight
     with SearchSession(limits, progress_reporter(progress)) as session:
         try:
-            setup = prepare_heuristic(heuristic, problem)
+            name = getattr(heuristic, "heuristic_name", None) or getattr(heuristic, "__name__", "?")
+            with session.progress.preparing(name) if session.progress is not None else nullcontext():
+                setup = prepare_heuristic(heuristic, problem)
             session.begin_search()
             result = _specialised(heuristic, algorithm, problem, run)(problem, heuristic, **options)
         except SearchStopped as stopped:  # while preparing, or before the algorithm's loop began

@@ -6,7 +6,13 @@ one line on standard error that it rewrites a few times per second::
     searching: 1,234,567 expanded, 81,234/s, f 57, frontier 40,211, 312 MiB, 15.2s
 
 and erases when the search ends. f is the f-layer being expanded (best-first
-searches) or the bound of the current iteration (IDA*). Nothing is drawn
+searches) or the bound of the current iteration (IDA*). While the heuristic
+prepares its tables (pattern databases can take a minute on first use), the
+line says so, from a timer thread, since preparation has no loop to report
+from::
+
+    preparing heuristic pdb: 14.0s, 812 MiB (tables are kept in the cache for next time)
+ Nothing is drawn
 when standard error is not a terminal, so logs and pipes stay clean. The
 line is updated from the search's limit checks, so it costs the hot loop
 nothing.
@@ -16,7 +22,10 @@ from __future__ import annotations
 
 import shutil
 import sys
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TextIO
 
 from heurist.search.limits import current_rss_kib
@@ -62,6 +71,36 @@ class ProgressLine:
         width = shutil.get_terminal_size((80, 24)).columns - 1
         self._write("\r" + ", ".join(parts)[:width] + "\x1b[K")
         self._drawn = True
+
+    @contextmanager
+    def preparing(self, name: str) -> Iterator[None]:
+        """Within the block, a line saying that heuristic ``name`` is being prepared, redrawn by a timer."""
+        if not self.enabled:
+            yield
+            return
+        done = threading.Event()
+
+        def draw() -> None:
+            if done.wait(max(0.0, self._next - time.monotonic())):
+                return
+            while True:
+                elapsed = time.monotonic() - self.started
+                text = (f"preparing heuristic {name}: {elapsed:.1f}s, {current_rss_kib() // 1024:,} MiB "
+                        "(tables are kept in the cache for next time)")
+                width = shutil.get_terminal_size((80, 24)).columns - 1
+                self._write("\r" + text[:width] + "\x1b[K")
+                self._drawn = True
+                if done.wait(self.interval):
+                    return
+
+        timer = threading.Thread(target=draw, name="heurist-progress", daemon=True)
+        timer.start()
+        try:
+            yield
+        finally:
+            done.set()
+            timer.join()
+            self.clear()
 
     def clear(self) -> None:
         """Erase the line, if it was drawn."""
