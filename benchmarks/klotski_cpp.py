@@ -40,13 +40,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import platform
 import re
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+# the same machine line as the latency table (benchmarks/ is on sys.path when run as a script)
+from latency import machine
 
 ROOT = Path(__file__).resolve().parents[1]
 CLASSIC = ROOT / "data" / "hrd" / "w23_s24_char" / "testhrd_hard1.txt"
@@ -179,17 +181,6 @@ def cold_compile_seconds() -> float | None:
     with contextlib.suppress(ValueError):
         return float(completed.stdout.strip().splitlines()[-1])
     return None
-
-
-def machine() -> str:
-    model = "unknown processor"
-    with contextlib.suppress(OSError):
-        found = re.search(r"model name\s*:\s*(.*)", Path("/proc/cpuinfo").read_text())
-        if found:
-            model = found.group(1).strip()
-    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
-    return (f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
-            f"Python {platform.python_version()}; load average {load}")
 
 
 def main() -> int:
