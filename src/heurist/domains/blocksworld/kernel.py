@@ -150,13 +150,9 @@ def _value(stacks, heights, k, goal, goal_len, n, above, succ, pred):  # pragma:
 
 
 @njit(cache=True, nogil=True)
-def children_values(text, k, index_of, goal, goal_len, n, out):  # pragma: no cover - compiled
-    """``out[source * k + target]``: the ``deadlock`` value of each child of the state in ``text``.
-
-    ``text`` holds the stacks as bytes (block letters), separated by
-    :data:`SEPARATOR`; ``index_of`` maps a letter's code to its block number.
-    Entries for an empty source stack or for source == target are left alone.
-    """
+def _decode(text, k, index_of, n):  # pragma: no cover - compiled
+    """The stacks in ``text`` (letters, stacks separated by :data:`SEPARATOR`) as block numbers, bottom
+    first, and each stack's height."""
     stacks = np.zeros((k, n + 1), np.int64)
     heights = np.zeros(k, np.int64)
     s = 0
@@ -166,6 +162,18 @@ def children_values(text, k, index_of, goal, goal_len, n, out):  # pragma: no co
         else:
             stacks[s, heights[s]] = index_of[c]
             heights[s] += 1
+    return stacks, heights
+
+
+@njit(cache=True, nogil=True)
+def children_values(text, k, index_of, goal, goal_len, n, out):  # pragma: no cover - compiled
+    """``out[source * k + target]``: the ``deadlock`` value of each child of the state in ``text``.
+
+    ``text`` holds the stacks as bytes (block letters), separated by
+    :data:`SEPARATOR`; ``index_of`` maps a letter's code to its block number.
+    Entries for an empty source stack or for source == target are left alone.
+    """
+    stacks, heights = _decode(text, k, index_of, n)
     above = np.zeros(n, np.int64)
     succ = np.zeros(n, np.int64)
     pred = np.zeros(n, np.int64)
@@ -188,15 +196,7 @@ def children_values(text, k, index_of, goal, goal_len, n, out):  # pragma: no co
 @njit(cache=True, nogil=True)
 def state_value(text, k, index_of, goal, goal_len, n):  # pragma: no cover - compiled
     """The ``deadlock`` value of the state in ``text`` itself (same encoding as :func:`children_values`)."""
-    stacks = np.zeros((k, n + 1), np.int64)
-    heights = np.zeros(k, np.int64)
-    s = 0
-    for c in text:
-        if c == SEPARATOR:
-            s += 1
-        else:
-            stacks[s, heights[s]] = index_of[c]
-            heights[s] += 1
+    stacks, heights = _decode(text, k, index_of, n)
     above = np.zeros(n, np.int64)
     succ = np.zeros(n, np.int64)
     pred = np.zeros(n, np.int64)
